@@ -1,0 +1,108 @@
+// The gateway's programmatic surface (../shared/spec/gateway-contract.md). Names and shapes of
+// the contract are fixed; additions are marked as such.
+import type {
+  ActorType,
+  ChangesSince,
+  CursorPositions,
+  EventKind,
+  NoticeEntry,
+  SessionInfo,
+  StateEvent,
+} from '../../shared/domain';
+
+export type { ActorType, ChangesSince, CursorPositions, EventKind, NoticeEntry, SessionInfo, StateEvent };
+
+export interface CatalogRoots {
+  claude?: string;
+  codex?: string;
+  opencode?: string;
+  pi?: string;
+}
+
+export interface GatewayOptions {
+  dataDir: string;
+  now?: () => number;
+  autoStart?: boolean;
+  catalogRoots?: CatalogRoots;
+  /** Addition: where log lines go (default: console). Never receives message content. */
+  logger?: Logger;
+}
+
+export interface Logger {
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+export interface RecordInput {
+  sessionKey: string;
+  agentId?: string;
+  kind: EventKind;
+  actorType: ActorType;
+  actorId?: string;
+  runId?: string;
+  summary: string;
+  payload?: Record<string, unknown>;
+  occurredAt?: number;
+  dedupeKey?: string;
+  watchers?: string[];
+}
+
+export interface Sessions {
+  create(input: { key: string; agentId?: string; parentKey?: string; label?: string }): SessionInfo;
+  get(key: string, agentId?: string): SessionInfo | undefined;
+  list(): SessionInfo[];
+  reset(key: string): void;
+  delete(key: string, agentId?: string): void;
+}
+
+export interface SessionState {
+  record(input: RecordInput): StateEvent | undefined;
+  registerWatch(watcher: string, target: string, opts?: { targetAgentId?: string }): boolean;
+  acknowledge(watcher: string, targets: string[]): void;
+  version(sessionKey: string, agentId?: string): number;
+  changesSince(sessionKey: string, after: number, opts?: { agentId?: string; limit?: number }): ChangesSince;
+  cursor(watcher: string, target: string): CursorPositions | undefined;
+  sweep(): void;
+  prune(): void;
+}
+
+export interface NoticeQueue {
+  peek(sessionKey: string): NoticeEntry[];
+  drain(sessionKey: string): NoticeEntry[];
+  enqueue(sessionKey: string, entry: NoticeEntry): boolean;
+}
+
+export type ToolResult = { ok: true; details: unknown; text: string } | { ok: false; error: string };
+
+export interface Tools {
+  call(callerSessionKey: string, tool: string, args: unknown): Promise<ToolResult>;
+}
+
+export interface Human {
+  send(sessionKey: string, text: string, opts?: { channel?: string }): Promise<void>;
+}
+
+export interface CatalogEntry {
+  provider: CatalogProvider;
+  threadId: string;
+  title: string;
+  cwd?: string;
+  createdAt?: number;
+  lastActivityAt?: number;
+  sizeBytes: number;
+  /** Addition: true when this thread is adopted now. */
+  adopted?: boolean;
+}
+
+export type CatalogProvider = 'claude' | 'codex' | 'opencode' | 'pi';
+
+// The contract makes everything synchronous unless it says Promise: list() and adopt() are
+// synchronous (awaiting them works too); listAsync() is the addition the UI uses so that a scan
+// of thousands of transcripts never blocks the main process.
+export interface Catalog {
+  list(): CatalogEntry[];
+  listAsync(): Promise<CatalogEntry[]>;
+  adopt(input: { provider: CatalogProvider; threadId: string }): SessionInfo;
+  tick(): Promise<void>;
+}

@@ -1,0 +1,74 @@
+// Domain words of the spec (session-state-awareness.md), shared by the gateway and the renderer.
+
+export const EVENT_KINDS = [
+  'human_direct_message',
+  'upstream_missing',
+  'goal_changed',
+  'child_spawned',
+  'run_completed',
+  'run_failed',
+  'compacted',
+  'adopted',
+] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+/** Kinds that notify watchers; the others are log-only (child_spawned seeds cursors). */
+export const NOTIFY_KINDS: ReadonlySet<EventKind> = new Set<EventKind>([
+  'human_direct_message',
+  'upstream_missing',
+  'goal_changed',
+]);
+
+export const ACTOR_TYPES = ['human', 'agent', 'system'] as const;
+export type ActorType = (typeof ACTOR_TYPES)[number];
+
+export type RunOutcome = 'error' | 'timeout' | 'cancelled';
+
+export interface StateEvent {
+  sequence: number;
+  kind: EventKind;
+  actorType: ActorType;
+  occurredAt: number;
+  summary: string;
+  actorId?: string;
+  runId?: string;
+  payload?: Record<string, unknown>;
+}
+
+/** A full row of the signal log, as the UI timeline shows it. */
+export interface StateEventRow extends StateEvent {
+  sessionKey: string;
+  agentId: string;
+}
+
+export interface ChangesSince {
+  stateVersion: number;
+  events: StateEvent[];
+  truncated: boolean;
+  earliestAvailableSequence: number;
+  historyGap: boolean;
+}
+
+export interface CursorPositions {
+  lastSeen: number;
+  notified: number;
+  material: number;
+}
+
+export interface NoticeEntry {
+  text: string;
+  contextKey?: string;
+}
+
+export interface SessionInfo {
+  key: string;
+  agentId: string;
+  parentKey?: string;
+  label?: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export function assertNever(x: never): never {
+  throw new Error(`Unexpected value: ${String(x)}`);
+}

@@ -1,0 +1,91 @@
+// Session keys: `agent:<agentId>:<rest>` (agent-qualified) or a bare key such as `global`.
+
+export const AGENT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+export type SessionKind = 'main' | 'subagent' | 'acp' | 'adopted' | 'other' | 'bare';
+
+export interface ParsedKey {
+  /** The key with its agent id lower-cased (bare keys unchanged). */
+  key: string;
+  /** Lower-cased agent id; undefined for bare keys. */
+  agentId?: string;
+  rest: string;
+  kind: SessionKind;
+}
+
+export function parseSessionKey(raw: string): ParsedKey {
+  const m = /^agent:([^:]+):(.+)$/i.exec(raw);
+  if (m && m[0].slice(0, 6).toLowerCase() === 'agent:') {
+    const agentId = m[1]!.toLowerCase();
+    const rest = m[2]!;
+    if (AGENT_ID_PATTERN.test(agentId)) {
+      return { key: `agent:${agentId}:${rest}`, agentId, rest, kind: restKind(rest) };
+    }
+  }
+  return { key: raw, rest: raw, kind: 'bare' };
+}
+
+function restKind(rest: string): SessionKind {
+  if (rest === 'main') return 'main';
+  if (rest.startsWith('subagent:')) return 'subagent';
+  if (rest.startsWith('acp:')) return 'acp';
+  if (rest.startsWith('adopted:')) return 'adopted';
+  return 'other';
+}
+
+export function normalizeSessionKey(raw: string): string {
+  return parseSessionKey(raw).key;
+}
+
+export function isBareKey(key: string): boolean {
+  return parseSessionKey(key).kind === 'bare';
+}
+
+/** Sub-agent sessions: `<rest>` starts with `subagent:` or `acp:`. */
+export function isSubagentKey(key: string): boolean {
+  const k = parseSessionKey(key).kind;
+  return k === 'subagent' || k === 'acp';
+}
+
+export function isMainKey(key: string): boolean {
+  return parseSessionKey(key).kind === 'main';
+}
+
+export function mainKeyFor(agentId: string): string {
+  return `agent:${agentId.toLowerCase()}:main`;
+}
+
+export function isValidAgentId(id: string): boolean {
+  return AGENT_ID_PATTERN.test(id.toLowerCase());
+}
+
+const CONTEXT_PREFIX = 'session-state:';
+
+/** `session-state:<lower-case hex of the UTF-8 target key>`. */
+export function noticeContextKey(targetKey: string): string {
+  let hex = '';
+  for (const b of new TextEncoder().encode(targetKey)) hex += b.toString(16).padStart(2, '0');
+  return CONTEXT_PREFIX + hex;
+}
+
+/** The target key of a session-state context key, or undefined for anything else. */
+export function decodeNoticeContextKey(contextKey: string | undefined): string | undefined {
+  if (!contextKey || !contextKey.startsWith(CONTEXT_PREFIX)) return undefined;
+  const hex = contextKey.slice(CONTEXT_PREFIX.length);
+  if (hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9a-f]+$/.test(hex)) return undefined;
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The byte-stable notice text of the spec. */
+export function noticeText(targetKey: string, changesSince: number): string {
+  return (
+    `Session "${targetKey}" changed (other actor). Reconcile before acting: ` +
+    `session_status sessionKey "${targetKey}" changesSince ${changesSince}.`
+  );
+}

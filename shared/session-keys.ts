@@ -1,3 +1,5 @@
+import { utf8Decode, utf8Encode } from './utf8';
+
 // Session keys: `agent:<agentId>:<rest>` (agent-qualified) or a bare key such as `global`.
 
 export const AGENT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -64,7 +66,7 @@ const CONTEXT_PREFIX = 'session-state:';
 /** `session-state:<lower-case hex of the UTF-8 target key>`. */
 export function noticeContextKey(targetKey: string): string {
   let hex = '';
-  for (const b of new TextEncoder().encode(targetKey)) hex += b.toString(16).padStart(2, '0');
+  for (const b of utf8Encode(targetKey)) hex += b.toString(16).padStart(2, '0');
   return CONTEXT_PREFIX + hex;
 }
 
@@ -75,11 +77,7 @@ export function decodeNoticeContextKey(contextKey: string | undefined): string |
   if (hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9a-f]+$/.test(hex)) return undefined;
   const bytes = new Uint8Array(hex.length / 2);
   for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
+  return utf8Decode(bytes);
 }
 
 /** The byte-stable notice text of the spec. */

@@ -106,3 +106,94 @@ export interface Catalog {
   adopt(input: { provider: CatalogProvider; threadId: string }): SessionInfo;
   tick(): Promise<void>;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Additions beyond the fixed contract: the runtime, the app-facing views and the push events.
+// The renderer's IPC/WebSocket contract (shared/ipc) is built on these.
+// ---------------------------------------------------------------------------------------------
+
+export type ProviderId = 'scripted' | 'openai' | 'anthropic';
+
+export interface AgentConfig {
+  id: string;
+  name: string;
+  provider: ProviderId;
+  /** Provider settings: model, baseUrl, apiKey (never sent to the renderer), scripted role. */
+  providerSettings: Record<string, string>;
+  systemPrompt: string;
+  /** Heartbeat interval of the agent's main session; 0 disables the timed heartbeat. */
+  heartbeatSeconds: number;
+  mainKey: string;
+}
+
+export type RunStatus = 'queued' | 'running' | 'idle' | 'failed' | 'cancelled';
+
+export interface RunInfo {
+  runId: string;
+  sessionKey: string;
+  status: RunStatus;
+  startedAt: number;
+  endedAt?: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Set when the run ended badly. */
+  outcome?: 'error' | 'timeout' | 'cancelled';
+  error?: string;
+}
+
+export type MessageRole = 'user' | 'assistant' | 'system' | 'tool';
+
+export interface ToolCallRecord {
+  id: string;
+  name: string;
+  arguments: unknown;
+}
+
+export interface TranscriptMessage {
+  id: number;
+  sessionKey: string;
+  role: MessageRole;
+  actorType: ActorType;
+  actorId?: string;
+  text: string;
+  toolCalls?: ToolCallRecord[];
+  toolCallId?: string;
+  toolName?: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  createdAt: number;
+}
+
+export type GoalStatus = 'active' | 'paused' | 'blocked' | 'done';
+
+export interface Goal {
+  objective: string;
+  status: GoalStatus;
+  updatedAt: number;
+}
+
+export interface CursorRow extends CursorPositions {
+  watcher: string;
+  target: string;
+  targetVersion: number;
+  pending: boolean;
+  /** The queued notice text for this pair, when one is in the watcher's queue. */
+  noticeText?: string;
+  updatedAt: number;
+}
+
+export type GatewayEvent =
+  | { type: 'state:event'; sessionKey: string; agentId: string; event: StateEvent }
+  | { type: 'notice:queued'; sessionKey: string; entry: NoticeEntry }
+  | { type: 'notice:drained'; sessionKey: string; entries: NoticeEntry[] }
+  | { type: 'cursor:changed'; watcher: string; target: string }
+  | { type: 'session:changed'; sessionKey: string }
+  | { type: 'session:deleted'; sessionKey: string }
+  | { type: 'run:changed'; run: RunInfo }
+  | { type: 'transcript:appended'; message: TranscriptMessage }
+  | { type: 'wake'; sessionKey: string; reason: 'notice' | 'heartbeat' }
+  | { type: 'catalog:changed' };
+
+export interface GatewayEvents {
+  on(listener: (event: GatewayEvent) => void): () => void;
+}

@@ -1,0 +1,5 @@
+// Every migration, in order. Add a file `NNN-name.ts` and one line here; never edit a shipped one.
+import type { Migration } from '../migrate';
+import { migration001 } from './001-state-core';
+
+export const MIGRATIONS: readonly Migration[] = [migration001];

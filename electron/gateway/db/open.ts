@@ -1,0 +1,44 @@
+// Opening the state database: one file in the data dir, WAL, foreign keys, a busy timeout, and
+// every pending migration applied before anyone touches it.
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import { migrate } from './migrate';
+import { MIGRATIONS } from './migrations';
+
+export type Db = Database.Database;
+
+export const DB_FILE = 'sightline.db';
+
+export interface OpenOptions {
+  /** Path to an alternative build of the native addon (Electron's ABI); see README. */
+  nativeBinding?: string;
+  readonly?: boolean;
+}
+
+export function openDatabase(dataDir: string, opts: OpenOptions = {}): Db {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, DB_FILE);
+  const nativeBinding = opts.nativeBinding ?? process.env.SIGHTLINE_SQLITE_BINDING;
+  const db = new Database(file, {
+    ...(nativeBinding ? { nativeBinding } : {}),
+    ...(opts.readonly ? { readonly: true, fileMustExist: true } : {}),
+  });
+  try {
+    applyPragmas(db);
+    if (!opts.readonly) migrate(db, MIGRATIONS);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+
+export function applyPragmas(db: Db): void {
+  db.pragma('journal_mode = WAL');
+  // NORMAL is durable across application crashes in WAL mode; only an OS crash can lose the
+  // last commits, never corrupt the file.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+}

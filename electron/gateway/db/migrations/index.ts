@@ -1,5 +1,6 @@
 // Every migration, in order. Add a file `NNN-name.ts` and one line here; never edit a shipped one.
 import type { Migration } from '../migrate';
 import { migration001 } from './001-state-core';
+import { migration002 } from './002-runtime';
 
-export const MIGRATIONS: readonly Migration[] = [migration001];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002];

@@ -1,0 +1,71 @@
+// Exactly the part of the gateway the API handlers call. `createGateway(...)` must be assignable
+// to this type; if the gateway's shape drifts, the compiler says so here and in electron/web.
+import type {
+  ActorType,
+  AgentConfig,
+  CatalogEntry,
+  CatalogProvider,
+  CursorRow,
+  EventKind,
+  GatewayEvent,
+  Goal,
+  GoalStatus,
+  NoticeEntry,
+  RunInfo,
+  SessionInfo,
+  TranscriptMessage,
+} from '../types';
+import type { StateEventRow } from '../../../shared/domain';
+
+export type Actor = { type: 'human' | 'agent'; id?: string };
+
+export interface GatewayApi {
+  sessions: {
+    get(key: string, agentId?: string): SessionInfo | undefined;
+    list(): SessionInfo[];
+  };
+  state: {
+    version(sessionKey: string, agentId?: string): number;
+    timeline(
+      sessionKey: string,
+      opts: {
+        agentId?: string;
+        beforeSequence?: number;
+        limit?: number;
+        kinds?: EventKind[];
+        actorTypes?: ActorType[];
+      },
+    ): StateEventRow[];
+    watchers(sessionKey: string): { watchedBy: CursorRow[]; watching: CursorRow[] };
+  };
+  notices: {
+    peek(sessionKey: string): NoticeEntry[];
+    all(): { sessionKey: string; entries: NoticeEntry[] }[];
+  };
+  human: { send(sessionKey: string, text: string, opts?: { channel?: string }): Promise<void> };
+  catalog: {
+    listAsync(): Promise<CatalogEntry[]>;
+    adopt(input: { provider: CatalogProvider; threadId: string }): SessionInfo;
+  };
+  events: { on(listener: (e: GatewayEvent) => void): () => void };
+  agents: {
+    list(): AgentConfig[];
+    save(cfg: Partial<AgentConfig> & { id: string }): AgentConfig;
+  };
+  transcripts: {
+    page(
+      sessionKey: string,
+      opts: { beforeId?: number; limit?: number },
+    ): { messages: TranscriptMessage[]; hasMore: boolean };
+  };
+  runtime: {
+    status(sessionKey: string): RunInfo | undefined;
+    cancel(sessionKey: string): boolean;
+    startDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }>;
+  };
+  goals: {
+    get(sessionKey: string): Goal | undefined;
+    set(sessionKey: string, goal: { objective?: string; status?: GoalStatus }, actor: Actor): Goal;
+    clear(sessionKey: string, actor: Actor): void;
+  };
+}

@@ -1,0 +1,160 @@
+// The API handlers behind every IPC channel: Electron's ipcMain wrapper and browser mode's
+// WebSocket both call `dispatch`, which parses with the channel's zod schema, runs the handler
+// and returns the result envelope. It never throws.
+import { isChannel, type Channel } from '../../../shared/ipc/channels';
+import type { Envelope, ErrorCode, ResultMap } from '../../../shared/ipc/contract';
+import { parseArgs, type ArgsParsed } from '../../../shared/ipc/schemas';
+import type { AppInfo, SessionView } from '../../../shared/ipc/types';
+import { normalizeSessionKey } from '../../../shared/session-keys';
+import type { SessionInfo } from '../types';
+import type { Actor, GatewayApi } from './gateway-api';
+import { createMemoryDismissalStore, type DismissalStore } from './dismissals';
+import { agentView, inboxItems, sessionView } from './views';
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export type Handler<C extends Channel> = (args: ArgsParsed<C>) => Promise<ResultMap[C]>;
+export type HandlerMap = { [C in Channel]: Handler<C> };
+
+export interface ApiOptions {
+  app: AppInfo;
+  dismissals?: DismissalStore;
+  now?: () => number;
+}
+
+export interface ApiHandlers {
+  handlers: HandlerMap;
+  dispatch(channel: unknown, rawArgs: unknown): Promise<Envelope<unknown>>;
+}
+
+const HUMAN: Actor = { type: 'human' };
+
+export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers {
+  const dismissals = opts.dismissals ?? createMemoryDismissalStore();
+  const now = opts.now ?? Date.now;
+
+  const session = (rawKey: string): SessionInfo => {
+    const key = normalizeSessionKey(rawKey);
+    const info = gw.sessions.get(key);
+    if (!info) throw new ApiError('not_found', `Unknown sessionKey: ${rawKey}`);
+    return info;
+  };
+  const view = (info: SessionInfo): SessionView => sessionView(gw, info, dismissals);
+
+  const handlers: HandlerMap = {
+    'fleet:snapshot': async () => ({
+      agents: gw.agents.list().map(agentView),
+      sessions: gw.sessions.list().map(view),
+      generatedAt: now(),
+    }),
+    'sessions:get': async ({ sessionKey }) => view(session(sessionKey)),
+    'transcript:page': async ({ sessionKey, beforeId, limit }) => {
+      const info = session(sessionKey);
+      return gw.transcripts.page(info.key, { ...(beforeId !== undefined ? { beforeId } : {}), limit });
+    },
+    'human:send': async ({ sessionKey, text }) => {
+      const info = session(sessionKey);
+      await gw.human.send(info.key, text, { channel: 'desktop' });
+      return { accepted: true };
+    },
+    'runs:cancel': async ({ sessionKey }) => ({ cancelled: gw.runtime.cancel(session(sessionKey).key) }),
+    'goals:set': async ({ sessionKey, objective, status }) => {
+      const info = session(sessionKey);
+      return gw.goals.set(
+        info.key,
+        { ...(objective !== undefined ? { objective } : {}), ...(status !== undefined ? { status } : {}) },
+        HUMAN,
+      );
+    },
+    'goals:clear': async ({ sessionKey }) => {
+      gw.goals.clear(session(sessionKey).key, HUMAN);
+      return { cleared: true };
+    },
+    'timeline:page': async ({ sessionKey, agentId, beforeSequence, limit, kinds, actorTypes }) => {
+      const info = session(sessionKey);
+      const rows = gw.state.timeline(info.key, {
+        agentId: agentId ?? info.agentId,
+        limit: limit + 1,
+        ...(beforeSequence !== undefined ? { beforeSequence } : {}),
+        ...(kinds && kinds.length > 0 ? { kinds } : {}),
+        ...(actorTypes && actorTypes.length > 0 ? { actorTypes } : {}),
+      });
+      return {
+        events: rows.slice(0, limit),
+        hasMore: rows.length > limit,
+        stateVersion: gw.state.version(info.key, info.agentId),
+      };
+    },
+    'watchers:get': async ({ sessionKey }) => {
+      const info = session(sessionKey);
+      const { watchedBy, watching } = gw.state.watchers(info.key);
+      return {
+        sessionKey: info.key,
+        stateVersion: gw.state.version(info.key, info.agentId),
+        watchedBy,
+        watching,
+      };
+    },
+    'inbox:list': async () => inboxItems(gw, dismissals),
+    'inbox:dismiss': async ({ id }) => {
+      dismissals.add(id, now());
+      return { dismissed: true };
+    },
+    'catalog:list': async () => gw.catalog.listAsync(),
+    'catalog:adopt': async ({ provider, threadId }) => view(gw.catalog.adopt({ provider, threadId })),
+    'demo:start': async () => gw.runtime.startDemo(),
+    'agents:list': async () => gw.agents.list().map(agentView),
+    'agents:save': async (a) => {
+      const existing = gw.agents.list().find((c) => c.id === a.id.toLowerCase());
+      const settings: Record<string, string> = { ...existing?.providerSettings };
+      if (a.model !== undefined) settings.model = a.model;
+      if (a.baseUrl !== undefined) settings.baseUrl = a.baseUrl;
+      if (a.apiKey !== undefined && a.apiKey !== '') settings.apiKey = a.apiKey;
+      if (a.clearApiKey) settings.apiKey = '';
+      const saved = gw.agents.save({
+        id: a.id.toLowerCase(),
+        providerSettings: settings,
+        ...(a.name !== undefined ? { name: a.name } : {}),
+        ...(a.provider !== undefined ? { provider: a.provider } : {}),
+        ...(a.systemPrompt !== undefined ? { systemPrompt: a.systemPrompt } : {}),
+        ...(a.heartbeatSeconds !== undefined ? { heartbeatSeconds: a.heartbeatSeconds } : {}),
+      });
+      return agentView(saved);
+    },
+    'app:info': async () => opts.app,
+  };
+
+  async function dispatch(channel: unknown, rawArgs: unknown): Promise<Envelope<unknown>> {
+    if (!isChannel(channel)) {
+      return {
+        ok: false,
+        error: { code: 'unknown_channel', message: `Unknown channel: ${String(channel).slice(0, 100)}` },
+      };
+    }
+    const parsed = parseArgs(channel, rawArgs);
+    if (!parsed.ok) return { ok: false, error: { code: 'invalid_argument', message: parsed.message } };
+    try {
+      const handler = handlers[channel] as (args: unknown) => Promise<unknown>;
+      return { ok: true, value: await handler(parsed.value) };
+    } catch (err) {
+      return { ok: false, error: toIpcError(err) };
+    }
+  }
+
+  return { handlers, dispatch };
+}
+
+function toIpcError(err: unknown): { code: ErrorCode; message: string } {
+  if (err instanceof ApiError) return { code: err.code, message: err.message };
+  const message = err instanceof Error ? err.message : String(err);
+  if (/^Unknown (sessionKey|agent|thread|catalog)/i.test(message)) return { code: 'not_found', message };
+  return { code: 'internal', message };
+}

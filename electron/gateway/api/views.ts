@@ -1,0 +1,123 @@
+// Gateway values → the renderer's views (shared/ipc/types). Assigning gateway types to the shared
+// view types here is what keeps the two in step.
+import { parseSessionKey, decodeNoticeContextKey } from '../../../shared/session-keys';
+import type {
+  AgentView,
+  CatalogProvider,
+  InboxItem,
+  SessionView,
+  UpstreamAlert,
+} from '../../../shared/ipc/types';
+import { CATALOG_PROVIDERS } from '../../../shared/ipc/types';
+import type { AgentConfig, SessionInfo } from '../types';
+import type { GatewayApi } from './gateway-api';
+import type { DismissalStore } from './dismissals';
+
+export function agentView(cfg: AgentConfig): AgentView {
+  const s = cfg.providerSettings;
+  return {
+    id: cfg.id,
+    name: cfg.name,
+    provider: cfg.provider,
+    model: s.model ?? '',
+    baseUrl: s.baseUrl ?? '',
+    hasApiKey: Boolean(s.apiKey),
+    systemPrompt: cfg.systemPrompt,
+    heartbeatSeconds: cfg.heartbeatSeconds,
+    mainKey: cfg.mainKey,
+  };
+}
+
+export function alertId(sessionKey: string, sequence: number): string {
+  return `upstream:${sequence}:${sessionKey}`;
+}
+
+/** FNV-1a (32 bit), hex: short stable ids for notices. */
+function fnv1a(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}
+
+/** The notice text is byte-stable while pending and names L, so a fresh notice gets a fresh id. */
+export function noticeId(watcher: string, text: string): string {
+  return `notice:${fnv1a(watcher + '\n' + text)}:${text.length}`;
+}
+
+/** The newest of upstream_missing/adopted decides: a re-adoption clears the alert. */
+export function upstreamAlert(
+  gw: GatewayApi,
+  info: SessionInfo,
+  dismissals: DismissalStore,
+): UpstreamAlert | null {
+  if (parseSessionKey(info.key).kind !== 'adopted') return null;
+  const [latest] = gw.state.timeline(info.key, {
+    agentId: info.agentId,
+    kinds: ['upstream_missing', 'adopted'],
+    limit: 1,
+  });
+  if (!latest || latest.kind !== 'upstream_missing') return null;
+  if (dismissals.has(alertId(info.key, latest.sequence))) return null;
+  const channel = latest.payload?.channel;
+  return {
+    sequence: latest.sequence,
+    summary: latest.summary,
+    occurredAt: latest.occurredAt,
+    ...(typeof channel === 'string' ? { channel } : {}),
+  };
+}
+
+export function sessionView(gw: GatewayApi, info: SessionInfo, dismissals: DismissalStore): SessionView {
+  const run = gw.runtime.status(info.key);
+  return {
+    ...info,
+    kind: parseSessionKey(info.key).kind,
+    stateVersion: gw.state.version(info.key, info.agentId),
+    runStatus: run?.status ?? 'none',
+    pendingNotices: gw.notices.peek(info.key).length,
+    alert: upstreamAlert(gw, info, dismissals),
+    goal: gw.goals.get(info.key) ?? null,
+    tokens: { input: run?.inputTokens ?? 0, output: run?.outputTokens ?? 0 },
+  };
+}
+
+/** `agent:<id>:adopted:<catalog>:<threadId>` → what re-adopting needs. */
+export function adoptedSource(key: string): { provider: CatalogProvider; threadId: string } | undefined {
+  const parsed = parseSessionKey(key);
+  if (parsed.kind !== 'adopted') return undefined;
+  const rest = parsed.rest.slice('adopted:'.length);
+  const i = rest.indexOf(':');
+  if (i <= 0) return undefined;
+  const provider = rest.slice(0, i);
+  const threadId = rest.slice(i + 1);
+  if (!(CATALOG_PROVIDERS as readonly string[]).includes(provider) || !threadId) return undefined;
+  return { provider: provider as CatalogProvider, threadId };
+}
+
+export function inboxItems(gw: GatewayApi, dismissals: DismissalStore): InboxItem[] {
+  const items: InboxItem[] = [];
+  for (const { sessionKey, entries } of gw.notices.all()) {
+    for (const entry of entries) {
+      const targetKey = decodeNoticeContextKey(entry.contextKey);
+      if (targetKey === undefined) continue;
+      const id = noticeId(sessionKey, entry.text);
+      if (dismissals.has(id)) continue;
+      items.push({ id, type: 'notice', sessionKey, targetKey, text: entry.text });
+    }
+  }
+  for (const info of gw.sessions.list()) {
+    const alert = upstreamAlert(gw, info, dismissals);
+    if (!alert) continue;
+    items.push({
+      id: alertId(info.key, alert.sequence),
+      type: 'upstream_missing',
+      sessionKey: info.key,
+      alert,
+      ...adoptedSource(info.key),
+    });
+  }
+  return items;
+}

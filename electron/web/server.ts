@@ -1,0 +1,183 @@
+// Browser mode: the renderer and the IPC contract over HTTP + WebSocket on 127.0.0.1 only.
+// A random per-launch token guards the page and the WebSocket upgrade; the upgrade's Origin
+// must be the server's own; frames above 1 MiB are refused.
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { WireMessage, WireRequest } from '../../shared/ipc/contract';
+import type { AppInfo } from '../../shared/ipc/types';
+import type { DismissalStore } from '../gateway/api/dismissals';
+import type { GatewayApi } from '../gateway/api/gateway-api';
+import { createApiHandlers } from '../gateway/api/handlers';
+import { createPushBridge } from '../gateway/api/push-bridge';
+import { readStatic, resolveStatic } from './static-files';
+
+export const HOST = '127.0.0.1';
+export const MAX_PAYLOAD = 1024 * 1024;
+export const TOKEN_COOKIE = 'sightline_token';
+
+export interface WebServerOptions {
+  gateway: GatewayApi;
+  rendererDir: string;
+  port?: number;
+  /** Only 127.0.0.1 is accepted; anything else is refused. */
+  host?: string;
+  token?: string;
+  dismissals?: DismissalStore;
+  app?: Partial<AppInfo>;
+}
+
+export interface WebServer {
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+export function newToken(): string {
+  return crypto.randomBytes(24).toString('base64url');
+}
+
+export function contentSecurityPolicy(port: number): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src ws://${HOST}:${port}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
+function sameToken(given: string | null | undefined, token: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && crypto.timingSafeEqual(a, b);
+}
+
+function cookieToken(header: string | undefined): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [k, v] = part.trim().split('=');
+    if (k === TOKEN_COOKIE && v) return v;
+  }
+  return undefined;
+}
+
+function refuseUpgrade(socket: Duplex, status: 400 | 401 | 403 | 404, text: string): void {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
+  const host = opts.host ?? HOST;
+  if (host !== HOST) throw new Error(`Browser mode binds ${HOST} only (refused: ${host})`);
+  const token = opts.token ?? newToken();
+  if (token.length < 16) throw new Error('The browser mode token must be at least 16 characters');
+  const api = createApiHandlers(opts.gateway, {
+    app: { name: 'Sightline', version: '0.0.0', mode: 'web', dataDir: '', ...opts.app },
+    ...(opts.dismissals ? { dismissals: opts.dismissals } : {}),
+  });
+  let port = 0;
+  const origin = () => `http://${HOST}:${port}`;
+  const hostOk = (h: string | undefined) => h === `${HOST}:${port}`;
+
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', origin());
+      const security = {
+        'X-Content-Type-Options': 'nosniff',
+        'Referrer-Policy': 'no-referrer',
+        'Cross-Origin-Opener-Policy': 'same-origin',
+        'Cross-Origin-Resource-Policy': 'same-origin',
+      };
+      if (!hostOk(req.headers.host)) return send(res, 403, 'Forbidden', security);
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return send(res, 405, 'Method Not Allowed', security);
+      const isPage = url.pathname === '/' || url.pathname === '/index.html';
+      const authed =
+        sameToken(url.searchParams.get('token'), token) ||
+        (!isPage && sameToken(cookieToken(req.headers.cookie), token));
+      if (!authed) return send(res, 401, 'Unauthorized', security);
+      const file = resolveStatic(opts.rendererDir, url.pathname);
+      const found = file ? await readStatic(file) : undefined;
+      if (!found) return send(res, 404, 'Not Found', security);
+      res.writeHead(200, {
+        ...security,
+        'Content-Type': found.type,
+        'Content-Length': found.body.length,
+        'Cache-Control': 'no-store',
+        ...(isPage
+          ? {
+              'Content-Security-Policy': contentSecurityPolicy(port),
+              'Set-Cookie': `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+            }
+          : {}),
+      });
+      res.end(req.method === 'HEAD' ? undefined : found.body);
+    })().catch(() => send(res, 500, 'Internal Server Error', {}));
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', origin());
+    if (url.pathname !== '/ws') return refuseUpgrade(socket, 404, 'Not Found');
+    if (!sameToken(url.searchParams.get('token'), token)) return refuseUpgrade(socket, 401, 'Unauthorized');
+    if (req.headers.origin !== origin() || !hostOk(req.headers.host))
+      return refuseUpgrade(socket, 403, 'Forbidden');
+    wss.handleUpgrade(req, socket, head, (ws) => connect(ws));
+  });
+
+  function connect(ws: WebSocket): void {
+    const out = (m: WireMessage) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+    };
+    const bridge = createPushBridge(opts.gateway.events, (batch) => out({ type: 'push', batch }));
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return ws.close(1003, 'text frames only');
+      let req: WireRequest;
+      try {
+        req = JSON.parse(data.toString()) as WireRequest;
+      } catch {
+        return ws.close(1007, 'invalid JSON');
+      }
+      if (typeof req !== 'object' || req === null || !Number.isSafeInteger(req.id)) {
+        return ws.close(1007, 'invalid request');
+      }
+      void api.dispatch(req.channel, req.args).then((result) => out({ type: 'result', id: req.id, result }));
+    });
+    ws.on('close', () => bridge.close());
+    ws.on('error', () => bridge.close());
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, HOST, () => resolve());
+  });
+  const addr = server.address();
+  if (!addr || typeof addr === 'string') throw new Error('Browser mode could not read its port');
+  port = addr.port;
+
+  return {
+    url: `${origin()}/?token=${token}`,
+    port,
+    token,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const c of wss.clients) c.terminate();
+        wss.close();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function send(res: http.ServerResponse, status: number, text: string, headers: Record<string, string>): void {
+  if (res.headersSent) return void res.end();
+  res.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
+  res.end(text);
+}

@@ -1,0 +1,33 @@
+// Channel names of the one IPC contract, `<domain>:<verb>`. Electron's ipcMain handlers, the
+// preload bridge, browser mode's WebSocket server and the renderer client all use these.
+
+export const CHANNELS = {
+  fleetSnapshot: 'fleet:snapshot',
+  sessionsGet: 'sessions:get',
+  transcriptPage: 'transcript:page',
+  humanSend: 'human:send',
+  runsCancel: 'runs:cancel',
+  goalsSet: 'goals:set',
+  goalsClear: 'goals:clear',
+  timelinePage: 'timeline:page',
+  watchersGet: 'watchers:get',
+  inboxList: 'inbox:list',
+  inboxDismiss: 'inbox:dismiss',
+  catalogList: 'catalog:list',
+  catalogAdopt: 'catalog:adopt',
+  demoStart: 'demo:start',
+  agentsList: 'agents:list',
+  agentsSave: 'agents:save',
+  appInfo: 'app:info',
+} as const;
+
+export type Channel = (typeof CHANNELS)[keyof typeof CHANNELS];
+
+export const CHANNEL_LIST: readonly Channel[] = Object.values(CHANNELS);
+
+export function isChannel(value: unknown): value is Channel {
+  return typeof value === 'string' && (CHANNEL_LIST as readonly string[]).includes(value);
+}
+
+/** The one push channel: batches of gateway events (Electron: webContents.send; web: a frame). */
+export const PUSH_CHANNEL = 'push:events';

@@ -1,0 +1,79 @@
+// The channel → {args, result} map, the result envelope and the `window.sightline` API type.
+import type { Channel } from './channels';
+import type { ArgsInput, ArgsParsed } from './schemas';
+import type {
+  AgentView,
+  AppInfo,
+  CatalogEntry,
+  DemoFleet,
+  FleetSnapshot,
+  Goal,
+  InboxItem,
+  PushBatch,
+  SessionView,
+  TimelinePage,
+  TranscriptPage,
+  WatchersView,
+} from './types';
+
+export interface ResultMap {
+  'fleet:snapshot': FleetSnapshot;
+  'sessions:get': SessionView;
+  'transcript:page': TranscriptPage;
+  'human:send': { accepted: true };
+  'runs:cancel': { cancelled: boolean };
+  'goals:set': Goal;
+  'goals:clear': { cleared: true };
+  'timeline:page': TimelinePage;
+  'watchers:get': WatchersView;
+  'inbox:list': InboxItem[];
+  'inbox:dismiss': { dismissed: true };
+  'catalog:list': CatalogEntry[];
+  'catalog:adopt': SessionView;
+  'demo:start': DemoFleet;
+  'agents:list': AgentView[];
+  'agents:save': AgentView;
+  'app:info': AppInfo;
+}
+
+export type IpcContract = {
+  [C in Channel]: { args: ArgsInput<C>; parsed: ArgsParsed<C>; result: ResultMap[C] };
+};
+export type ArgsOf<C extends Channel> = IpcContract[C]['args'];
+export type ResultOf<C extends Channel> = IpcContract[C]['result'];
+
+export const ERROR_CODES = [
+  'invalid_argument',
+  'not_found',
+  'forbidden',
+  'unavailable',
+  'unknown_channel',
+  'internal',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface IpcError {
+  code: ErrorCode;
+  message: string;
+}
+
+export type Envelope<T> = { ok: true; value: T } | { ok: false; error: IpcError };
+
+export type PushListener = (batch: PushBatch) => void;
+
+/** `window.sightline`: exposed by the Electron preload, emulated over WebSocket in browser mode. */
+export interface SightlineApi {
+  invoke<C extends Channel>(channel: C, args: ArgsOf<C>): Promise<Envelope<ResultOf<C>>>;
+  subscribe(listener: PushListener): () => void;
+}
+
+// Browser mode's wire format (JSON text frames over the WebSocket).
+export interface WireRequest {
+  id: number;
+  channel: string;
+  args?: unknown;
+}
+export type WireMessage =
+  | { type: 'result'; id: number; result: Envelope<unknown> }
+  | { type: 'push'; batch: PushBatch }
+  | { type: 'hello'; app: AppInfo };

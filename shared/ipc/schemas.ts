@@ -1,0 +1,154 @@
+// zod schemas for every channel's arguments: strict objects, bounded strings, clamped limits.
+// The trust boundary (Electron's ipcMain wrapper, browser mode's WebSocket) parses with these.
+import { z } from 'zod';
+import { ACTOR_TYPES, EVENT_KINDS } from '../domain';
+import { CATALOG_PROVIDERS, GOAL_STATUSES, PROVIDER_IDS } from './types';
+import type { Channel } from './channels';
+
+export const LIMITS = {
+  sessionKey: 512,
+  messageText: 100_000,
+  objective: 2_000,
+  inboxId: 2_048,
+  threadId: 512,
+  agentId: 64,
+  agentName: 200,
+  model: 200,
+  baseUrl: 2_048,
+  apiKey: 4_096,
+  systemPrompt: 50_000,
+  heartbeatSeconds: 86_400,
+  transcriptPage: { default: 100, max: 500 },
+  timelinePage: { default: 200, max: 1_000 },
+} as const;
+
+const clampLimit = (def: number, max: number) =>
+  z
+    .number({ error: 'limit must be a number' })
+    .int({ error: 'limit must be an integer' })
+    .optional()
+    .transform((v) => Math.min(Math.max(v ?? def, 1), max));
+
+const sessionKey = z
+  .string({ error: 'sessionKey must be a string' })
+  .min(1, { error: 'sessionKey must not be empty' })
+  .max(LIMITS.sessionKey, { error: `sessionKey must be at most ${LIMITS.sessionKey} characters` });
+
+const cursorId = (name: string) =>
+  z
+    .number({ error: `${name} must be a number` })
+    .int({ error: `${name} must be a non-negative integer` })
+    .nonnegative({ error: `${name} must be a non-negative integer` })
+    .optional();
+
+const boundedString = (name: string, max: number) =>
+  z
+    .string({ error: `${name} must be a string` })
+    .max(max, { error: `${name} must be at most ${max} characters` });
+
+const empty = z.strictObject({});
+const sessionOnly = z.strictObject({ sessionKey });
+
+export const SCHEMAS = {
+  'fleet:snapshot': empty,
+  'sessions:get': sessionOnly,
+  'transcript:page': z.strictObject({
+    sessionKey,
+    beforeId: cursorId('beforeId'),
+    limit: clampLimit(LIMITS.transcriptPage.default, LIMITS.transcriptPage.max),
+  }),
+  'human:send': z.strictObject({
+    sessionKey,
+    text: boundedString('text', LIMITS.messageText).refine((t) => t.trim().length > 0, {
+      error: 'text must not be empty',
+    }),
+  }),
+  'runs:cancel': sessionOnly,
+  'goals:set': z
+    .strictObject({
+      sessionKey,
+      objective: boundedString('objective', LIMITS.objective).optional(),
+      status: z
+        .enum(GOAL_STATUSES, { error: `status must be one of ${GOAL_STATUSES.join(', ')}` })
+        .optional(),
+    })
+    .refine((g) => g.objective !== undefined || g.status !== undefined, {
+      error: 'goal needs an objective or a status',
+    }),
+  'goals:clear': sessionOnly,
+  'timeline:page': z.strictObject({
+    sessionKey,
+    agentId: boundedString('agentId', LIMITS.agentId).optional(),
+    beforeSequence: cursorId('beforeSequence'),
+    limit: clampLimit(LIMITS.timelinePage.default, LIMITS.timelinePage.max),
+    kinds: z
+      .array(z.enum(EVENT_KINDS, { error: 'unknown event kind' }))
+      .max(EVENT_KINDS.length)
+      .optional(),
+    actorTypes: z
+      .array(z.enum(ACTOR_TYPES, { error: 'unknown actor type' }))
+      .max(ACTOR_TYPES.length)
+      .optional(),
+  }),
+  'watchers:get': sessionOnly,
+  'inbox:list': empty,
+  'inbox:dismiss': z.strictObject({
+    id: boundedString('id', LIMITS.inboxId).min(1, { error: 'id must not be empty' }),
+  }),
+  'catalog:list': empty,
+  'catalog:adopt': z.strictObject({
+    provider: z.enum(CATALOG_PROVIDERS, { error: `provider must be one of ${CATALOG_PROVIDERS.join(', ')}` }),
+    threadId: boundedString('threadId', LIMITS.threadId).min(1, { error: 'threadId must not be empty' }),
+  }),
+  'demo:start': empty,
+  'agents:list': empty,
+  'agents:save': z.strictObject({
+    id: boundedString('id', LIMITS.agentId).regex(/^[a-z0-9][a-z0-9_-]{0,63}$/i, {
+      error: 'id must match [a-z0-9][a-z0-9_-]{0,63}',
+    }),
+    name: boundedString('name', LIMITS.agentName).optional(),
+    provider: z
+      .enum(PROVIDER_IDS, { error: `provider must be one of ${PROVIDER_IDS.join(', ')}` })
+      .optional(),
+    model: boundedString('model', LIMITS.model).optional(),
+    baseUrl: boundedString('baseUrl', LIMITS.baseUrl)
+      .refine((u) => u === '' || /^https?:\/\/[^\s]+$/.test(u), { error: 'baseUrl must be an http(s) URL' })
+      .optional(),
+    /** Write-only: set a new key. Never returned. */
+    apiKey: boundedString('apiKey', LIMITS.apiKey).optional(),
+    clearApiKey: z.boolean({ error: 'clearApiKey must be a boolean' }).optional(),
+    systemPrompt: boundedString('systemPrompt', LIMITS.systemPrompt).optional(),
+    heartbeatSeconds: z
+      .number({ error: 'heartbeatSeconds must be a number' })
+      .int({ error: 'heartbeatSeconds must be an integer' })
+      .min(0, { error: `heartbeatSeconds must be between 0 and ${LIMITS.heartbeatSeconds}` })
+      .max(LIMITS.heartbeatSeconds, {
+        error: `heartbeatSeconds must be between 0 and ${LIMITS.heartbeatSeconds}`,
+      })
+      .optional(),
+  }),
+  'app:info': empty,
+} as const satisfies Record<Channel, z.ZodType>;
+
+export type Schemas = typeof SCHEMAS;
+/** What a caller passes (before defaults and clamping). */
+export type ArgsInput<C extends Channel> = z.input<Schemas[C]>;
+/** What a handler receives (after parsing). */
+export type ArgsParsed<C extends Channel> = z.output<Schemas[C]>;
+
+/** One readable line for the first problem: `<path>: <message>`, or just the message at the root. */
+export function formatIssues(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid arguments';
+  const path = issue.path.map(String).join('.');
+  return path ? `${path}: ${issue.message}` : issue.message;
+}
+
+export type ParseResult<C extends Channel> =
+  { ok: true; value: ArgsParsed<C> } | { ok: false; message: string };
+
+export function parseArgs<C extends Channel>(channel: C, raw: unknown): ParseResult<C> {
+  const schema = SCHEMAS[channel] as unknown as z.ZodType<ArgsParsed<C>>;
+  const r = schema.safeParse(raw === undefined ? {} : raw);
+  return r.success ? { ok: true, value: r.data } : { ok: false, message: formatIssues(r.error) };
+}

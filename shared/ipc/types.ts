@@ -1,0 +1,196 @@
+// The views the renderer sees. They mirror the gateway's additions (electron/gateway/types.ts)
+// without importing them: shared/ never depends on electron/. The API handlers assign the
+// gateway's values to these types, so the compiler reports any drift.
+import type {
+  ActorType,
+  CursorPositions,
+  EventKind,
+  NoticeEntry,
+  SessionInfo,
+  StateEvent,
+  StateEventRow,
+} from '../domain';
+import type { SessionKind } from '../session-keys';
+
+export type { ActorType, EventKind, NoticeEntry, SessionInfo, StateEvent, StateEventRow, SessionKind };
+
+export const PROVIDER_IDS = ['scripted', 'openai', 'anthropic'] as const;
+export type ProviderId = (typeof PROVIDER_IDS)[number];
+
+export const RUN_STATUSES = ['queued', 'running', 'idle', 'failed', 'cancelled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export const GOAL_STATUSES = ['active', 'paused', 'blocked', 'done'] as const;
+export type GoalStatus = (typeof GOAL_STATUSES)[number];
+
+export const CATALOG_PROVIDERS = ['claude', 'codex', 'opencode', 'pi'] as const;
+export type CatalogProvider = (typeof CATALOG_PROVIDERS)[number];
+
+export type MessageRole = 'user' | 'assistant' | 'system' | 'tool';
+
+export interface RunInfo {
+  runId: string;
+  sessionKey: string;
+  status: RunStatus;
+  startedAt: number;
+  endedAt?: number;
+  inputTokens: number;
+  outputTokens: number;
+  outcome?: 'error' | 'timeout' | 'cancelled';
+  error?: string;
+}
+
+export interface ToolCallRecord {
+  id: string;
+  name: string;
+  arguments: unknown;
+}
+
+export interface TranscriptMessage {
+  id: number;
+  sessionKey: string;
+  role: MessageRole;
+  actorType: ActorType;
+  actorId?: string;
+  text: string;
+  toolCalls?: ToolCallRecord[];
+  toolCallId?: string;
+  toolName?: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  createdAt: number;
+}
+
+export interface Goal {
+  objective: string;
+  status: GoalStatus;
+  updatedAt: number;
+}
+
+export interface CursorRow extends CursorPositions {
+  watcher: string;
+  target: string;
+  targetVersion: number;
+  pending: boolean;
+  noticeText?: string;
+  updatedAt: number;
+}
+
+export interface CatalogEntry {
+  provider: CatalogProvider;
+  threadId: string;
+  title: string;
+  cwd?: string;
+  createdAt?: number;
+  lastActivityAt?: number;
+  sizeBytes: number;
+  adopted?: boolean;
+}
+
+/** An agent as the renderer sees it: the API key never leaves the gateway, only `hasApiKey`. */
+export interface AgentView {
+  id: string;
+  name: string;
+  provider: ProviderId;
+  model: string;
+  baseUrl: string;
+  hasApiKey: boolean;
+  systemPrompt: string;
+  heartbeatSeconds: number;
+  mainKey: string;
+}
+
+/** An `upstream_missing` event that nobody has re-adopted or dismissed yet. */
+export interface UpstreamAlert {
+  sequence: number;
+  summary: string;
+  occurredAt: number;
+  channel?: string;
+}
+
+export interface SessionView extends SessionInfo {
+  kind: SessionKind;
+  stateVersion: number;
+  /** Status of the latest run; `none` when the session never ran. */
+  runStatus: RunStatus | 'none';
+  /** Notices queued for this session as a watcher (shown in its next turn). */
+  pendingNotices: number;
+  alert: UpstreamAlert | null;
+  goal: Goal | null;
+  /** Token usage of the latest run. */
+  tokens: { input: number; output: number };
+}
+
+export interface FleetSnapshot {
+  agents: AgentView[];
+  sessions: SessionView[];
+  generatedAt: number;
+}
+
+export interface TranscriptPage {
+  messages: TranscriptMessage[];
+  hasMore: boolean;
+}
+
+export interface TimelinePage {
+  /** Newest first. */
+  events: StateEventRow[];
+  hasMore: boolean;
+  stateVersion: number;
+}
+
+export interface WatchersView {
+  sessionKey: string;
+  stateVersion: number;
+  watchedBy: CursorRow[];
+  watching: CursorRow[];
+}
+
+export type InboxItem =
+  | {
+      id: string;
+      type: 'notice';
+      /** The watcher whose queue holds the notice. */
+      sessionKey: string;
+      /** The session the notice is about (decoded from the context key). */
+      targetKey?: string;
+      text: string;
+    }
+  | {
+      id: string;
+      type: 'upstream_missing';
+      sessionKey: string;
+      alert: UpstreamAlert;
+      /** For re-adopting: parsed from the adopted session key. */
+      provider?: CatalogProvider;
+      threadId?: string;
+    };
+
+export interface DemoFleet {
+  coordinatorKey: string;
+  workerKeys: string[];
+}
+
+export interface AppInfo {
+  name: string;
+  version: string;
+  mode: 'electron' | 'web';
+  dataDir: string;
+}
+
+export type GatewayEvent =
+  | { type: 'state:event'; sessionKey: string; agentId: string; event: StateEvent }
+  | { type: 'notice:queued'; sessionKey: string; entry: NoticeEntry }
+  | { type: 'notice:drained'; sessionKey: string; entries: NoticeEntry[] }
+  | { type: 'cursor:changed'; watcher: string; target: string }
+  | { type: 'session:changed'; sessionKey: string }
+  | { type: 'session:deleted'; sessionKey: string }
+  | { type: 'run:changed'; run: RunInfo }
+  | { type: 'transcript:appended'; message: TranscriptMessage }
+  | { type: 'wake'; sessionKey: string; reason: 'notice' | 'heartbeat' }
+  | { type: 'catalog:changed' };
+
+/** One push: the gateway events of (at most) one 16 ms window, in order. */
+export interface PushBatch {
+  events: GatewayEvent[];
+}

@@ -1,0 +1,284 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  methods,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  RequestError,
+  type ClientConnection,
+} from '@agentclientprotocol/sdk';
+import { buildClientApp, type HandlerHost } from './handlers';
+import { resolveCommand } from './profiles';
+import { registerAcpChild, unregisterAcpChild, type LiveAcpChild } from './registry';
+import { inspectedReadable, NdJsonInspector, TailBuffer } from './stdio';
+import { TerminalManager } from './terminals';
+import { Turn, type PromptJob } from './turn';
+import type { AcpChildOptions, AcpLogger, AcpPermissionDecision, AcpRunResult } from './types';
+import { UpdateMapper } from './updates';
+
+export class AcpStartError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly stderrTail: string,
+  ) {
+    super(`ACP agent failed to start: ${reason}`);
+    this.name = 'AcpStartError';
+  }
+}
+
+const consoleLogger: AcpLogger = { warn: (message, fields) => console.warn(message, fields ?? {}) };
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One ACP agent process with one session. Prompts run one at a time in arrival order; every
+ * way a prompt can end (answer, refusal, protocol error, crash, garbage, timeout, cancel, close)
+ * resolves it with an AcpRunResult instead of throwing, so callers never hang on a dead agent.
+ */
+export class AcpChild implements LiveAcpChild, HandlerHost {
+  readonly mapper = new UpdateMapper();
+  readonly terminals: TerminalManager;
+  readonly logger: AcpLogger;
+  sessionId = '';
+
+  private readonly proc: ChildProcess;
+  private readonly conn: ClientConnection;
+  private readonly stderr: TailBuffer;
+  private readonly exited: Promise<void>;
+  private hasExited = false;
+  /** Set once by the first fatal event; every later prompt reports it. */
+  private failure: string | undefined;
+  private onFailure: (reason: string) => void = () => undefined;
+  private readonly failed = new Promise<string>((resolve) => (this.onFailure = resolve));
+  private readonly pending: PromptJob[] = [];
+  private turn: Turn | undefined;
+  private closing: Promise<void> | undefined;
+
+  private constructor(
+    private readonly opts: AcpChildOptions,
+    readonly realRoot: string,
+    command: string,
+    spawnCwd: string,
+  ) {
+    this.logger = opts.logger ?? consoleLogger;
+    this.stderr = new TailBuffer(opts.stderrLimitBytes ?? 64 * 1024);
+    this.terminals = new TerminalManager(realRoot, opts.profile.env);
+    this.proc = spawn(command, opts.profile.args, {
+      cwd: spawnCwd,
+      env: { ...process.env, ...opts.profile.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: false,
+      windowsHide: true,
+    });
+    registerAcpChild(this);
+    this.exited = this.watchProcess();
+    const stdin = this.proc.stdin!;
+    stdin.on('error', () => undefined); // EPIPE after a crash is reported through 'exit' instead
+    const output = new WritableStream<Uint8Array>({
+      write: (chunk) =>
+        new Promise<void>((resolve, reject) => stdin.write(chunk, (err) => (err ? reject(err) : resolve()))),
+    });
+    const inspector = new NdJsonInspector(
+      (line) => this.fail(`malformed protocol message from the agent: ${JSON.stringify(line)}`),
+      DEFAULT_MAX_MESSAGE_BYTES,
+    );
+    const stream = ndJsonStream(output, inspectedReadable(this.proc.stdout!, inspector));
+    this.conn = buildClientApp(this).connect(stream);
+  }
+
+  /** Spawns the agent, runs initialize (advertising fs + terminal) and session/new. */
+  static async start(opts: AcpChildOptions): Promise<AcpChild> {
+    const realRoot = await realpath(opts.cwd);
+    if (!(await stat(realRoot)).isDirectory())
+      throw new Error(`ACP working directory is not a directory: ${opts.cwd}`);
+    const spawnCwd = opts.profile.cwd ? path.resolve(realRoot, opts.profile.cwd) : realRoot;
+    const command = resolveCommand(opts.profile, spawnCwd);
+    const child = new AcpChild(opts, realRoot, command, spawnCwd);
+    const budget = opts.startTimeoutMs ?? 30_000;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        child.handshake(),
+        child.failed.then((reason) => Promise.reject(new Error(reason))),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`no answer to initialize/session/new within ${budget} ms`)),
+            budget,
+          );
+        }),
+      ]);
+    } catch (err) {
+      const reason = await child.describeError(err);
+      await child.close();
+      throw new AcpStartError(reason, child.stderrTail());
+    } finally {
+      clearTimeout(timer);
+    }
+    return child;
+  }
+
+  private async handshake(): Promise<void> {
+    const init = await this.conn.agent.request(methods.agent.initialize, {
+      protocolVersion: PROTOCOL_VERSION,
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+      clientInfo: { name: 'sightline', version: '0.1.0' },
+    });
+    if (init.protocolVersion !== PROTOCOL_VERSION) {
+      throw new Error(
+        `agent speaks ACP protocol version ${init.protocolVersion}; Sightline speaks ${PROTOCOL_VERSION}`,
+      );
+    }
+    const session = await this.conn.agent.request(methods.agent.session.new, {
+      cwd: this.realRoot,
+      mcpServers: [],
+    });
+    this.sessionId = session.sessionId;
+  }
+
+  get pid(): number | undefined {
+    return this.proc.pid;
+  }
+
+  stderrTail(): string {
+    return this.stderr.text();
+  }
+
+  onUpdate(update: Parameters<AcpChildOptions['onUpdate']>[0]): void {
+    this.opts.onUpdate(update);
+  }
+
+  onPermission(request: Parameters<AcpChildOptions['onPermission']>[0]): Promise<AcpPermissionDecision> {
+    return this.opts.onPermission(request);
+  }
+
+  permissionAbort(): Promise<AcpPermissionDecision> | undefined {
+    return this.turn?.permissionAbort;
+  }
+
+  /** One prompt turn; queued behind the running one, never rejects. */
+  prompt(text: string, opts: { timeoutMs?: number } = {}): Promise<AcpRunResult> {
+    return new Promise((resolve) => {
+      this.pending.push({ text, timeoutMs: opts.timeoutMs, resolve });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.turn) return;
+    const job = this.pending.shift();
+    if (!job) return;
+    if (this.failure !== undefined) {
+      job.resolve({ outcome: 'error', reason: this.failure });
+      this.pump();
+      return;
+    }
+    const turn = new Turn(job, this.opts.cancelGraceMs ?? 5_000, (reason) => this.fail(reason));
+    this.turn = turn;
+    void turn.done.then(() => {
+      this.turn = undefined;
+      this.pump();
+    });
+    this.conn.agent
+      .request(methods.agent.session.prompt, {
+        sessionId: this.sessionId,
+        prompt: [{ type: 'text', text: job.text }],
+      })
+      .then(
+        (res) => turn.stopped(res.stopReason),
+        async (err: unknown) => turn.errored(await this.describeError(err), err instanceof RequestError),
+      );
+  }
+
+  /** session/cancel for the running prompt; prompts still queued resolve 'cancelled' at once. */
+  cancel(): void {
+    for (const job of this.pending.splice(0))
+      job.resolve({ outcome: 'cancelled', reason: 'cancelled before it started' });
+    const turn = this.turn;
+    if (!turn || !turn.markCancelled()) return;
+    this.conn.agent
+      .notify(methods.agent.session.cancel, { sessionId: this.sessionId })
+      .catch(() => undefined);
+  }
+
+  /**
+   * A readable reason for a failed request. A dropped connection is usually the process dying, so
+   * give the exit a moment to arrive and report that instead of "connection closed".
+   */
+  private async describeError(err: unknown): Promise<string> {
+    if (err instanceof RequestError)
+      return `agent returned a protocol error: ${err.message} (code ${err.code})`;
+    if (this.failure !== undefined) return this.failure;
+    const fallback = err instanceof Error ? err.message : String(err);
+    return Promise.race([this.failed, delay(1_000).then(() => fallback)]);
+  }
+
+  /** First fatal event wins: it ends the running prompt, poisons later ones, stops the process. */
+  private fail(reason: string): void {
+    if (this.failure !== undefined) return;
+    this.failure = reason;
+    this.onFailure(reason);
+    this.turn?.finish({ outcome: 'error', reason });
+    void this.close();
+  }
+
+  private watchProcess(): Promise<void> {
+    const stdoutDone = new Promise<void>((resolve) => this.proc.stdout!.once('close', resolve));
+    this.proc.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk));
+    return new Promise<void>((resolve) => {
+      this.proc.once('error', (err) => {
+        // Spawn failures never produce 'exit'.
+        if (this.proc.pid === undefined) {
+          this.hasExited = true;
+          unregisterAcpChild(this);
+          resolve();
+        }
+        this.fail(`could not run the agent: ${err.message}`);
+      });
+      this.proc.once('exit', (code, signal) => {
+        this.hasExited = true;
+        unregisterAcpChild(this);
+        this.terminals.killAll();
+        resolve();
+        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        const last = this.stderr.lastLine();
+        // Let the last stdout bytes (maybe the final answer) reach the SDK before declaring failure.
+        void Promise.race([stdoutDone, delay(200)])
+          .then(() => new Promise((r) => setImmediate(r)))
+          .then(() => this.fail(`agent process ${how}${last ? ` (stderr: ${last})` : ''}`));
+      });
+    });
+  }
+
+  /** Kills the process (SIGTERM, SIGKILL after the grace) and settles every prompt. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    if (this.failure === undefined) {
+      this.failure = 'the ACP child was closed';
+      this.onFailure(this.failure);
+    }
+    const reason = this.failure;
+    this.turn?.finish({ outcome: 'error', reason });
+    for (const job of this.pending.splice(0)) job.resolve({ outcome: 'error', reason });
+    this.terminals.killAll();
+    this.conn.close();
+    this.proc.stdin?.end();
+    if (!this.hasExited) {
+      this.proc.kill('SIGTERM');
+      const timer = setTimeout(() => this.proc.kill('SIGKILL'), this.opts.killGraceMs ?? 1_500);
+      await this.exited;
+      clearTimeout(timer);
+    }
+    unregisterAcpChild(this);
+  }
+
+  /** Synchronous last resort from the process 'exit' hook. */
+  killNow(): void {
+    this.terminals.killAll();
+    if (!this.hasExited) this.proc.kill('SIGKILL');
+  }
+}

@@ -1,0 +1,64 @@
+import type { AcpProfile } from './profiles';
+
+export type AcpToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
+
+export interface AcpPlanEntry {
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed';
+  priority: 'high' | 'medium' | 'low';
+}
+
+/**
+ * What an ACP child streams while a prompt runs, reduced to what Sightline shows. Tool call
+ * updates always carry a title and status: the protocol lets an update omit them, so the client
+ * fills them in from the last known state of that tool call.
+ */
+export type AcpUpdate =
+  | { kind: 'message'; text: string }
+  | { kind: 'tool_call'; toolCallId: string; title: string; status: AcpToolStatus }
+  | { kind: 'tool_call_update'; toolCallId: string; title: string; status: AcpToolStatus }
+  | { kind: 'plan'; entries: AcpPlanEntry[] };
+
+export type AcpPermissionOptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
+
+export interface AcpPermissionOption {
+  optionId: string;
+  name: string;
+  kind: AcpPermissionOptionKind;
+}
+
+/** A permission question from the agent, surfaced to the person. */
+export interface AcpPermissionRequest {
+  /** Unique within the gateway process, for matching the person's answer to the question. */
+  id: string;
+  toolCallId: string;
+  title: string;
+  options: AcpPermissionOption[];
+}
+
+export type AcpPermissionDecision = { outcome: 'selected'; optionId: string } | { outcome: 'cancelled' };
+
+export type AcpRunOutcome = 'completed' | 'error' | 'timeout' | 'cancelled';
+
+export type AcpRunResult = { outcome: AcpRunOutcome; stopReason?: string; reason?: string };
+
+export interface AcpLogger {
+  warn(message: string, fields?: object): void;
+}
+
+export interface AcpChildOptions {
+  profile: AcpProfile;
+  /** The session working directory: the agent's session cwd and the fs/terminal confinement root. */
+  cwd: string;
+  logger?: AcpLogger;
+  onUpdate: (update: AcpUpdate) => void;
+  onPermission: (request: AcpPermissionRequest) => Promise<AcpPermissionDecision>;
+  /** Bytes of stderr kept for `stderrTail()` (default 64 KiB). */
+  stderrLimitBytes?: number;
+  /** Budget for spawn + initialize + session/new (default 30 s). */
+  startTimeoutMs?: number;
+  /** How long a cancelled prompt may take to acknowledge before the process is stopped (default 5 s). */
+  cancelGraceMs?: number;
+  /** SIGTERM to SIGKILL delay on close (default 1.5 s). */
+  killGraceMs?: number;
+}

@@ -1,0 +1,63 @@
+import type { RequestPermissionRequest, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { AcpPermissionRequest, AcpToolStatus, AcpUpdate } from './types';
+
+/**
+ * Turns protocol session updates into Sightline's smaller AcpUpdate. Keeps the last title and
+ * status of each tool call, because a protocol tool_call_update may carry only the changed field.
+ */
+export class UpdateMapper {
+  private readonly tools = new Map<string, { title: string; status: AcpToolStatus }>();
+
+  map(update: SessionUpdate): AcpUpdate | undefined {
+    switch (update.sessionUpdate) {
+      case 'agent_message_chunk':
+        return update.content.type === 'text' ? { kind: 'message', text: update.content.text } : undefined;
+      case 'tool_call': {
+        const state = { title: update.title, status: update.status ?? 'pending' };
+        this.tools.set(update.toolCallId, state);
+        return { kind: 'tool_call', toolCallId: update.toolCallId, ...state };
+      }
+      case 'tool_call_update': {
+        const prev = this.tools.get(update.toolCallId);
+        const state = {
+          title: update.title ?? prev?.title ?? update.toolCallId,
+          status: update.status ?? prev?.status ?? 'pending',
+        };
+        this.tools.set(update.toolCallId, state);
+        return { kind: 'tool_call_update', toolCallId: update.toolCallId, ...state };
+      }
+      case 'plan':
+        return {
+          kind: 'plan',
+          entries: update.entries.map((e) => ({
+            content: e.content,
+            status: e.status,
+            priority: e.priority,
+          })),
+        };
+      default:
+        // Thoughts, user echoes, modes, commands, usage...: not part of what Sightline shows.
+        return undefined;
+    }
+  }
+
+  /** Title for a permission question about a tool call the agent may have announced earlier. */
+  toolTitle(toolCallId: string): string | undefined {
+    return this.tools.get(toolCallId)?.title;
+  }
+}
+
+let permissionCounter = 0;
+
+export function toPermissionRequest(
+  req: RequestPermissionRequest,
+  mapper: UpdateMapper,
+): AcpPermissionRequest {
+  const toolCallId = req.toolCall.toolCallId;
+  return {
+    id: `acp-permission-${++permissionCounter}`,
+    toolCallId,
+    title: req.toolCall.title ?? mapper.toolTitle(toolCallId) ?? toolCallId,
+    options: req.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
+  };
+}

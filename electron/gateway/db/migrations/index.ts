@@ -2,5 +2,6 @@
 import type { Migration } from '../migrate';
 import { migration001 } from './001-state-core';
 import { migration002 } from './002-runtime';
+import { migration003 } from './003-catalog';
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003];

@@ -1,0 +1,80 @@
+// Claude Code: which `type:"user"` rows a person produced (spec; reference §1.4). Typed prompts,
+// slash commands (<command-name>), `!` shell input (<bash-input>) and interrupts count; output
+// rows, meta/caveat rows, compaction summaries, tool results, sidechains and task notifications
+// never do.
+import { contentText, isoTime, obj, pathIs, str, type Row, type RowRules } from './rules';
+
+const NOT_HUMAN_PREFIXES = [
+  '<local-command-stdout>',
+  '<local-command-stderr>',
+  '<bash-stdout>',
+  '<bash-stderr>',
+  '<local-command-caveat>',
+  'This session is being continued from a previous conversation that ran out of context',
+];
+
+export function claudeIsUserRow(row: Row): boolean {
+  return row.type === 'user' && obj(row.message)?.role === 'user';
+}
+
+export const claudeRules: RowRules = {
+  human(row) {
+    if (!claudeIsUserRow(row)) return false;
+    if (row.isSidechain === true || row.isMeta === true) return false;
+    if (row.isCompactSummary === true || row.isVisibleInTranscriptOnly === true) return false;
+    // Scheduled wake-ups and background-task notifications are written by the harness.
+    if (row.promptSource === 'system') return false;
+    if (row.turnOrigin === 'scheduled' || row.turnOrigin === 'task_notification') return false;
+    const content = obj(row.message)?.content;
+    if (Array.isArray(content) && content.some((b) => obj(b)?.type === 'tool_result')) return false;
+    const text = contentText(content);
+    if (text === undefined || text.trim() === '') return false;
+    const t = text.trimStart();
+    if (NOT_HUMAN_PREFIXES.some((p) => t.startsWith(p))) return false;
+    if (t.startsWith('<task-notification>') && (obj(row.origin)?.kind === 'task-notification' || row.isMeta === true))
+      return false;
+    return true;
+  },
+  text(row) {
+    return contentText(obj(row.message)?.content);
+  },
+  time(row) {
+    return isoTime(row.timestamp);
+  },
+  scan: {
+    capture(p) {
+      if (p.length === 1)
+        return [
+          'type',
+          'isSidechain',
+          'isMeta',
+          'isCompactSummary',
+          'isVisibleInTranscriptOnly',
+          'promptSource',
+          'turnOrigin',
+          'timestamp',
+        ].includes(String(p[0]));
+      return (
+        pathIs(p, 'origin', 'kind') ||
+        pathIs(p, 'message', 'role') ||
+        pathIs(p, 'message', 'content') ||
+        pathIs(p, 'message', 'content', '#', 'type') ||
+        pathIs(p, 'message', 'content', '#', 'text')
+      );
+    },
+    text(p) {
+      return pathIs(p, 'message', 'content') || pathIs(p, 'message', 'content', '#', 'text');
+    },
+  },
+};
+
+export function claudeTitleText(row: Row): string | undefined {
+  const t = str(claudeRules.text(row));
+  if (!t) return undefined;
+  const cmd = /<command-name>([^<]*)<\/command-name>/.exec(t);
+  if (cmd) {
+    const args = /<command-args>([^<]*)<\/command-args>/.exec(t);
+    return `${cmd[1]!.trim()} ${args?.[1]?.trim() ?? ''}`.trim();
+  }
+  return t;
+}

@@ -1,0 +1,152 @@
+// One monitor check of a local JSONL transcript (Claude Code, Codex, Pi). Reads only what was
+// added since the marker, at most one window (1 MiB) per check, classifies complete lines only,
+// and never moves the marker past a byte it did not classify. A row longer than the window is
+// classified incrementally by the streaming scanner across checks; its bounded state travels in
+// the marker. A file that shrank or was replaced is re-baselined, never parsed from a stale offset.
+import { isNotFound, inodeOf, readAt, utf8SafeEnd, type CatalogFs } from './fsio';
+import { newScan, scanFeed, scanFinish, type ScanState } from './row-scanner';
+import type { Row, RowRules } from './rules';
+import { printKey, textKey } from './text';
+
+export const WINDOW_BYTES = 1024 * 1024;
+
+export interface JsonlMarker {
+  /** Start of the first byte not yet classified (always a line start). */
+  offset: number;
+  /** dev:ino of the file the offset belongs to. */
+  ino: string | null;
+  /** An oversized row being scanned: bytes [offset, at) are already fed to the scanner. */
+  pend?: { at: number; st: ScanState } | null;
+}
+
+export type ProbeOutcome =
+  | { kind: 'missing' }
+  | { kind: 'inconclusive'; error: unknown }
+  | { kind: 'rebaseline'; next: JsonlMarker; reason: 'replaced' | 'shrunk' }
+  | { kind: 'activity'; turns: number; next: JsonlMarker; changed: boolean; occurredAt?: number; echoes: number; malformed: number };
+
+export interface ProbeInput {
+  file: string;
+  marker: JsonlMarker;
+  rules: RowRules;
+  /** Text keys (text.ts) of the session's recent own texts. */
+  ownTexts: ReadonlySet<string>;
+  fs: CatalogFs;
+  windowBytes?: number;
+  /** Called when the file is not found: true when it exists elsewhere (Codex .zst / archive). */
+  existsElsewhere?: () => boolean;
+}
+
+interface Tally {
+  turns: number;
+  echoes: number;
+  malformed: number;
+  occurredAt?: number;
+}
+
+function countRow(t: Tally, rules: RowRules, row: Row | undefined, key: () => string | undefined, own: ReadonlySet<string>): void {
+  if (!row) {
+    t.malformed++;
+    return;
+  }
+  if (!rules.human(row)) return;
+  const k = key();
+  if (k !== undefined && own.has(k)) {
+    t.echoes++;
+    return;
+  }
+  t.turns++;
+  const when = rules.time(row);
+  if (when !== undefined && (t.occurredAt === undefined || when > t.occurredAt)) t.occurredAt = when;
+}
+
+function parseLine(buf: Buffer, a: number, b: number): Row | undefined {
+  try {
+    const v: unknown = JSON.parse(buf.toString('utf8', a, b));
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Row) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function probeJsonl(input: ProbeInput): ProbeOutcome {
+  const { file, marker, rules, ownTexts, fs: cfs } = input;
+  const windowBytes = input.windowBytes ?? WINDOW_BYTES;
+  let size: number;
+  let ino: string;
+  try {
+    const st = cfs.statSync(file);
+    size = st.size;
+    ino = inodeOf(st);
+  } catch (err) {
+    if (!isNotFound(err)) return { kind: 'inconclusive', error: err };
+    try {
+      // Compressed or archived: the same bytes live on under another name. The next plain file
+      // (Codex decompresses before appending) continues at the same offset, whatever its inode.
+      if (input.existsElsewhere?.())
+        return { kind: 'activity', turns: 0, next: { ...marker, ino: null }, changed: marker.ino !== null, echoes: 0, malformed: 0 };
+    } catch (e) {
+      return { kind: 'inconclusive', error: e };
+    }
+    return { kind: 'missing' };
+  }
+  if (marker.ino !== null && marker.ino !== ino) return { kind: 'rebaseline', next: { offset: size, ino, pend: null }, reason: 'replaced' };
+  const pos = marker.pend ? marker.pend.at : marker.offset;
+  if (size < pos) return { kind: 'rebaseline', next: { offset: size, ino, pend: null }, reason: 'shrunk' };
+  const inoChanged = marker.ino === null;
+  if (size === pos) return { kind: 'activity', turns: 0, next: { ...marker, ino }, changed: inoChanged, echoes: 0, malformed: 0 };
+
+  let buf: Buffer;
+  try {
+    buf = readAt(cfs, file, pos, Math.min(windowBytes, size - pos));
+  } catch (err) {
+    if (isNotFound(err)) return { kind: 'missing' };
+    return { kind: 'inconclusive', error: err };
+  }
+  const tally: Tally = { turns: 0, echoes: 0, malformed: 0 };
+  let offset = marker.offset;
+  let pend = marker.pend ?? null;
+  let cur = 0;
+
+  if (pend) {
+    const nl = buf.indexOf(10);
+    const end = nl >= 0 ? nl : utf8SafeEnd(buf, buf.length);
+    const st: ScanState = structuredClone(pend.st);
+    scanFeed(st, rules.scan, buf.toString('utf8', 0, end));
+    if (nl < 0) {
+      return { kind: 'activity', turns: 0, next: { offset, ino, pend: { at: pos + end, st } }, changed: true, echoes: 0, malformed: 0 };
+    }
+    const res = scanFinish(st, rules.scan);
+    countRow(tally, rules, res.row, () => printKey(res.print), ownTexts);
+    cur = nl + 1;
+    offset = pos + cur;
+    pend = null;
+  }
+
+  const lastNl = buf.lastIndexOf(10);
+  if (lastNl >= cur) {
+    let a = cur;
+    while (a <= lastNl) {
+      const b = buf.indexOf(10, a);
+      if (b > a) {
+        const row = parseLine(buf, a, b);
+        countRow(tally, rules, row, () => {
+          const t = row ? rules.text(row) : undefined;
+          return t === undefined ? undefined : textKey(t);
+        }, ownTexts);
+      }
+      a = b + 1;
+    }
+    offset = pos + lastNl + 1;
+    cur = lastNl + 1;
+  } else if (cur === 0 && buf.length >= windowBytes) {
+    // One row longer than the whole window: start classifying it incrementally.
+    const end = utf8SafeEnd(buf, buf.length);
+    const st = newScan();
+    scanFeed(st, rules.scan, buf.toString('utf8', 0, end));
+    pend = { at: pos + end, st };
+  }
+  const next: JsonlMarker = { offset, ino, pend };
+  const changed = inoChanged || offset !== marker.offset || pend !== (marker.pend ?? null);
+  return { kind: 'activity', ...tally, next, changed };
+}

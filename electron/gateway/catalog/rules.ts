@@ -1,0 +1,57 @@
+// What each JSONL provider must say about one row. Both a fully parsed row and the skeleton of an
+// oversized row (row-scanner.ts, strings cut to their first characters) go through `human`, so
+// the rules only ever look at flags, types and text prefixes.
+import type { ScanSpec } from './row-scanner';
+
+export type Row = Record<string, unknown>;
+
+export interface RowRules {
+  /** Does this row record something a person did directly in the upstream tool? */
+  human(row: Row): boolean;
+  /** The row's text as the tool stored it (for self-echo), when it has one. */
+  text(row: Row): string | undefined;
+  /** When the row happened (ms), if it says. */
+  time(row: Row): number | undefined;
+  scan: ScanSpec;
+}
+
+export function obj(v: unknown): Row | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Row) : undefined;
+}
+
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** A string, or the `text` of every text-like block of an array (joined with newlines). */
+export function contentText(content: unknown): string | undefined {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  const parts: string[] = [];
+  for (const b of content) {
+    const t = obj(b)?.text;
+    if (typeof t === 'string') parts.push(t);
+  }
+  return parts.length ? parts.join('\n') : undefined;
+}
+
+export function isoTime(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v !== 'string') return undefined;
+  const t = Date.parse(v);
+  return Number.isFinite(t) ? t : undefined;
+}
+
+export function pathIs(path: readonly (string | number)[], ...want: (string | '#')[]): boolean {
+  if (path.length !== want.length) return false;
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i];
+    const p = path[i];
+    if (w === '#' ? typeof p !== 'number' : p !== w) return false;
+  }
+  return true;
+}
+
+export function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}

@@ -246,6 +246,27 @@ describe('openai provider', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('reports an Ollama-style string error body as it is', async () => {
+    server.handle((_req, res) =>
+      sendJson(res, 404, { error: 'model "llama9" not found, try pulling it first' }),
+    );
+    const err = await failure(provider().complete(request()));
+    expect(err.message).toBe('openai: HTTP 404: model "llama9" not found, try pulling it first');
+    expect((err as ModelProviderError).status).toBe(404);
+  });
+
+  it('reports a connection dropped mid-stream', async () => {
+    server.handle((_req, res) => {
+      startSse(res);
+      res.write(`${oaDelta({ content: 'Par' })}\n\n`, () => res.socket?.destroy());
+    });
+    const deltas: string[] = [];
+    const err = await failure(provider().complete(request({ onDelta: (t) => deltas.push(t) })));
+    expect(err).toBeInstanceOf(ModelProviderError);
+    expect(err.message).toMatch(/^openai: request failed: terminated/);
+    expect(deltas).toEqual(['Par']);
+  });
+
   it('reports an error object sent inside the stream', async () => {
     server.handle((_req, res) =>
       sendSse(res, [
@@ -262,7 +283,7 @@ describe('openai provider', () => {
     server.handle((_req, res) => sendSse(res, [oaDelta({ content: 'Hi' }), 'data: {not json at all']));
     const err = await failure(provider().complete(request()));
     expect(err).toBeInstanceOf(ModelProviderError);
-    expect(err.message).toMatch(/^openai: malformed stream \(.+\)$/);
+    expect(err.message).toMatch(/^openai: malformed stream: event data is not JSON \(.+\)$/);
   });
 
   it('rejects a stream that ends before any finish_reason', async () => {

@@ -10,7 +10,7 @@ import type {
   RawMessageStreamEvent,
   Tool,
 } from '@anthropic-ai/sdk/resources/messages';
-import { DEFAULT_TIMEOUT_MS, describeCause, parseToolArguments, runGuarded } from './guard';
+import { DEFAULT_TIMEOUT_MS, describeCause, parseToolArguments, runGuarded, streamFailure } from './guard';
 import { ModelProviderError } from './types';
 import type {
   ModelMessage,
@@ -244,10 +244,7 @@ function classifyAnthropicError(err: unknown): ModelProviderError {
     const type = err.type ? ` (${err.type})` : '';
     return new ModelProviderError(`${LABEL}: stream error${type}: ${detail}`, { cause: err });
   }
-  if (err instanceof SyntaxError) {
-    return new ModelProviderError(`${LABEL}: malformed stream (${err.message})`, { cause: err });
-  }
-  return new ModelProviderError(`${LABEL}: ${describeCause(err)}`, { cause: err });
+  return streamFailure(LABEL, err);
 }
 
 function stripStatus(err: APIError): string {

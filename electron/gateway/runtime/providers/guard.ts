@@ -111,6 +111,16 @@ export function describeCause(err: unknown): string {
   return rest.length ? `${head} (${rest.join(', ')})` : (head as string);
 }
 
+/** Failures that are not the SDK's API/connection errors: bad JSON in the stream, a dropped socket. */
+export function streamFailure(label: string, err: unknown): ModelProviderError {
+  if (err instanceof SyntaxError) {
+    return new ModelProviderError(`${label}: malformed stream: event data is not JSON (${err.message})`, {
+      cause: err,
+    });
+  }
+  return new ModelProviderError(`${label}: request failed: ${describeCause(err)}`, { cause: err });
+}
+
 /** Tool arguments must be a JSON object; anything else names the tool so the failure is findable. */
 export function parseToolArguments(label: string, toolName: string, raw: string): Record<string, unknown> {
   if (raw.trim() === '') return {};

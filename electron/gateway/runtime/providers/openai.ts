@@ -9,7 +9,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import { DEFAULT_TIMEOUT_MS, describeCause, parseToolArguments, runGuarded } from './guard';
+import { DEFAULT_TIMEOUT_MS, describeCause, parseToolArguments, runGuarded, streamFailure } from './guard';
 import { ModelProviderError } from './types';
 import type {
   ModelMessage,
@@ -224,14 +224,13 @@ function classifyOpenAIError(err: unknown): ModelProviderError {
     // A 200 stream that carried `{"error": {...}}` in a data line.
     return new ModelProviderError(`${LABEL}: stream error: ${detail}`, { cause: err });
   }
-  if (err instanceof SyntaxError) {
-    return new ModelProviderError(`${LABEL}: malformed stream (${err.message})`, { cause: err });
-  }
-  return new ModelProviderError(`${LABEL}: ${describeCause(err)}`, { cause: err });
+  return streamFailure(LABEL, err);
 }
 
 function apiErrorText(err: APIError): string {
   const body: unknown = err.error;
+  // Ollama and a few proxies send `{"error": "text"}` rather than an error object.
+  if (typeof body === 'string') return body;
   if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string')
     return body.message;
   // The SDK prefixes its own message with the status; without a JSON body that is all it has.

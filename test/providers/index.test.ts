@@ -80,6 +80,12 @@ describe('createProvider', () => {
     expect(() => createProvider('anthropic', { model: 'm', timeoutMs: '5s' })).toThrow(
       'model provider "anthropic": setting "timeoutMs" must be a positive integer, got "5s"',
     );
+    expect(() => createProvider('openai', { model: 'm', baseUrl: 'localhost:11434/v1' })).toThrow(
+      'openai: base URL "localhost:11434/v1" must start with http:// or https://',
+    );
+    expect(() => createProvider('anthropic', { model: 'm', baseUrl: 'not a url' })).toThrow(
+      'anthropic: base URL "not a url" is not a valid URL',
+    );
     expect(() => createProvider('scripted', {})).toThrow(
       'model provider "scripted" needs a factory from the runtime',
     );

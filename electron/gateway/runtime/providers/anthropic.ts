@@ -10,7 +10,14 @@ import type {
   RawMessageStreamEvent,
   Tool,
 } from '@anthropic-ai/sdk/resources/messages';
-import { DEFAULT_TIMEOUT_MS, describeCause, parseToolArguments, runGuarded, streamFailure } from './guard';
+import {
+  DEFAULT_TIMEOUT_MS,
+  checkBaseUrl,
+  describeCause,
+  parseToolArguments,
+  runGuarded,
+  streamFailure,
+} from './guard';
 import { ModelProviderError } from './types';
 import type {
   ModelMessage,
@@ -42,7 +49,9 @@ export function createAnthropicProvider(settings: AnthropicSettings): ModelProvi
   const timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const client = new Anthropic({
     // The SDK appends `/v1/messages` itself; people often paste the URL with `/v1`.
-    baseURL: (settings.baseUrl?.trim() || ANTHROPIC_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, ''),
+    baseURL: checkBaseUrl(LABEL, settings.baseUrl?.trim() || ANTHROPIC_BASE_URL)
+      .replace(/\/+$/, '')
+      .replace(/\/v1$/, ''),
     apiKey: settings.apiKey?.trim() || PLACEHOLDER_KEY,
     maxRetries: 0,
     timeout: timeoutMs,

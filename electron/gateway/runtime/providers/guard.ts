@@ -13,6 +13,7 @@ export class RequestGuard {
   private readonly controller = new AbortController();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private idleFired = false;
+  private disposed = false;
   private readonly follow = (): void => this.controller.abort();
 
   constructor(
@@ -39,6 +40,8 @@ export class RequestGuard {
   /** Call on every received event: the stall timer restarts. */
   touch(): void {
     clearTimeout(this.timer);
+    // The SDK may still deliver a chunk while unwinding after the call settled: no new timer then.
+    if (this.disposed) return;
     this.timer = setTimeout(() => {
       this.idleFired = true;
       this.controller.abort();
@@ -46,6 +49,7 @@ export class RequestGuard {
   }
 
   dispose(): void {
+    this.disposed = true;
     clearTimeout(this.timer);
     this.outer.removeEventListener('abort', this.follow);
   }
@@ -93,6 +97,20 @@ export async function runGuarded<T>(
     guard.dispose();
     outer.removeEventListener('abort', onAbort);
   }
+}
+
+/** Settings come from a form: fail at creation, in words, rather than on the first turn. */
+export function checkBaseUrl(label: string, url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`${label}: base URL "${url}" is not a valid URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new Error(`${label}: base URL "${url}" must start with http:// or https://`);
+  }
+  return url;
 }
 
 /** "terminated (other side closed, UND_ERR_SOCKET)": the message plus what its causes add. */

@@ -9,7 +9,14 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import { DEFAULT_TIMEOUT_MS, describeCause, parseToolArguments, runGuarded, streamFailure } from './guard';
+import {
+  DEFAULT_TIMEOUT_MS,
+  checkBaseUrl,
+  describeCause,
+  parseToolArguments,
+  runGuarded,
+  streamFailure,
+} from './guard';
 import { ModelProviderError } from './types';
 import type {
   ModelMessage,
@@ -36,7 +43,7 @@ const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 const PLACEHOLDER_KEY = 'sk-no-key';
 
 export function createOpenAIProvider(settings: OpenAISettings): ModelProvider {
-  const baseURL = settings.baseUrl?.trim() || OPENAI_BASE_URL;
+  const baseURL = checkBaseUrl(LABEL, settings.baseUrl?.trim() || OPENAI_BASE_URL);
   const timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const client = new OpenAI({
     baseURL,

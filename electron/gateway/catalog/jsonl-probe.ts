@@ -30,7 +30,7 @@ export interface ProbeInput {
   marker: JsonlMarker;
   rules: RowRules;
   /** Text keys (text.ts) of the session's recent own texts. */
-  ownTexts: ReadonlySet<string>;
+  ownTexts: { has(key: string): boolean };
   fs: CatalogFs;
   windowBytes?: number;
   /** Called when the file is not found: true when it exists elsewhere (Codex .zst / archive). */
@@ -44,7 +44,7 @@ interface Tally {
   occurredAt?: number;
 }
 
-function countRow(t: Tally, rules: RowRules, row: Row | undefined, key: () => string | undefined, own: ReadonlySet<string>): void {
+function countRow(t: Tally, rules: RowRules, row: Row | undefined, key: () => string | undefined, own: { has(key: string): boolean }): void {
   if (!row) {
     t.malformed++;
     return;

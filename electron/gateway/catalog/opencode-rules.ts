@@ -63,7 +63,7 @@ export interface OcClassified {
  * before them (oldest first) for replay detection. Stops before a part-less user message that may
  * still be being written.
  */
-export function classifyOpencode(msgs: OcMessage[], before: OcMessage[], own: ReadonlySet<string>, now: number): OcClassified {
+export function classifyOpencode(msgs: OcMessage[], before: OcMessage[], own: { has(key: string): boolean }, now: number): OcClassified {
   const out: OcClassified = { turns: 0, echoes: 0 };
   const users = before.filter((m) => m.role === 'user');
   for (const m of msgs) {

@@ -159,7 +159,7 @@ export class OpencodeDbReader {
   private db: Database.Database | undefined;
   constructor(private readonly file: string) {}
 
-  probe(sessionId: string, marker: OcMarker, own: ReadonlySet<string>, now: number): OcOutcome {
+  probe(sessionId: string, marker: OcMarker, own: { has(key: string): boolean }, now: number): OcOutcome {
     try {
       if (!fs.existsSync(this.file)) return { kind: 'missing' };
       this.db ??= openReadonly(this.file);
@@ -233,7 +233,7 @@ function jsonMessages(dataDir: string, sessionId: string): OcMessage[] {
   return out.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-export function probeOpencodeJson(ref: Extract<SourceRef, { kind: 'opencode-json' }>, marker: OcMarker, own: ReadonlySet<string>, now: number): OcOutcome {
+export function probeOpencodeJson(ref: Extract<SourceRef, { kind: 'opencode-json' }>, marker: OcMarker, own: { has(key: string): boolean }, now: number): OcOutcome {
   try {
     const sessionFile = path.join(ref.dataDir, 'storage', 'session', ref.projectId, `${ref.sessionId}.json`);
     try {

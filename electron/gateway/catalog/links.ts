@@ -1,0 +1,145 @@
+// The upstream links repository (migration 003): one row per adopted session, plus the last ten
+// texts Sightline itself sent into each adopted session (self-echo). Plain functions over the
+// state database; every write is a single statement or one transaction.
+import { createHash } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import type { CatalogProvider } from '../types';
+import type { SourceRef } from './provider';
+
+export const OWN_TEXTS_KEPT = 10;
+
+export interface Link {
+  sessionKey: string;
+  provider: CatalogProvider;
+  threadId: string;
+  hostId: string;
+  ref: SourceRef;
+  sourceHash: string;
+  generation: number;
+  offset: number;
+  inode: string | null;
+  markerJson: string | null;
+  scanState: string | null;
+  streak: number;
+}
+
+interface LinkRowDb {
+  session_key: string;
+  provider: CatalogProvider;
+  thread_id: string;
+  host_id: string;
+  source_ref: string;
+  source_hash: string;
+  generation: number;
+  marker_offset: number;
+  marker_inode: string | null;
+  marker_json: string | null;
+  scan_state: string | null;
+  missing_streak: number;
+}
+
+function toLink(r: LinkRowDb): Link {
+  return {
+    sessionKey: r.session_key,
+    provider: r.provider,
+    threadId: r.thread_id,
+    hostId: r.host_id,
+    ref: JSON.parse(r.source_ref) as SourceRef,
+    sourceHash: r.source_hash,
+    generation: r.generation,
+    offset: r.marker_offset,
+    inode: r.marker_inode,
+    markerJson: r.marker_json,
+    scanState: r.scan_state,
+    streak: r.missing_streak,
+  };
+}
+
+export function sourceHash(hostId: string, provider: string, threadId: string, ref: SourceRef, generation: number): string {
+  return createHash('sha256').update(JSON.stringify([hostId, provider, threadId, ref, generation])).digest('hex').slice(0, 16);
+}
+
+export interface MarkerFields {
+  offset: number;
+  inode: string | null;
+  markerJson: string | null;
+  scanState: string | null;
+}
+
+export function createLinkRepo(db: Database.Database) {
+  const cols = `session_key, provider, thread_id, host_id, source_ref, source_hash, generation, marker_offset, marker_inode,
+    marker_json, scan_state, missing_streak`;
+  const getStmt = db.prepare(`SELECT ${cols} FROM catalog_upstream_links WHERE session_key = ?`);
+  const watchedStmt = db.prepare(
+    `SELECT ${cols} FROM catalog_upstream_links l
+     WHERE EXISTS (SELECT 1 FROM session_watch_cursors c WHERE c.target_key = l.session_key)
+     ORDER BY provider, session_key`,
+  );
+  const upsertStmt = db.prepare(
+    `INSERT INTO catalog_upstream_links (session_key, provider, thread_id, host_id, source_ref, source_hash, generation,
+       marker_offset, marker_inode, marker_json, scan_state, missing_streak, last_scanned_at, created_at, updated_at)
+     VALUES (@sessionKey, @provider, @threadId, @hostId, @ref, @sourceHash, @generation, @offset, @inode, @markerJson, NULL, 0, NULL, @now, @now)
+     ON CONFLICT (session_key) DO UPDATE SET provider = excluded.provider, thread_id = excluded.thread_id,
+       host_id = excluded.host_id, source_ref = excluded.source_ref, source_hash = excluded.source_hash,
+       generation = excluded.generation, marker_offset = excluded.marker_offset, marker_inode = excluded.marker_inode,
+       marker_json = excluded.marker_json, scan_state = NULL, missing_streak = 0, last_scanned_at = NULL,
+       updated_at = excluded.updated_at`,
+  );
+  const markerStmt = db.prepare(
+    `UPDATE catalog_upstream_links SET marker_offset = @offset, marker_inode = @inode, marker_json = @markerJson,
+       scan_state = @scanState, missing_streak = 0, last_scanned_at = @now, updated_at = @now
+     WHERE session_key = @sessionKey AND generation = @generation`,
+  );
+  const streakStmt = db.prepare(
+    `UPDATE catalog_upstream_links SET missing_streak = @streak, last_scanned_at = @now, updated_at = @now
+     WHERE session_key = @sessionKey AND generation = @generation`,
+  );
+  const removeStmt = db.prepare('DELETE FROM catalog_upstream_links WHERE session_key = ? AND generation = ?');
+  const ownStmt = db.prepare(`SELECT text FROM catalog_own_texts WHERE session_key = ? ORDER BY id DESC LIMIT ${OWN_TEXTS_KEPT}`);
+  const addOwnStmt = db.prepare('INSERT INTO catalog_own_texts (session_key, text, created_at) VALUES (?, ?, ?)');
+  const trimOwnStmt = db.prepare(
+    `DELETE FROM catalog_own_texts WHERE session_key = ? AND id NOT IN
+       (SELECT id FROM catalog_own_texts WHERE session_key = ? ORDER BY id DESC LIMIT ${OWN_TEXTS_KEPT})`,
+  );
+  const addOwn = db.transaction((key: string, text: string, now: number) => {
+    addOwnStmt.run(key, text, now);
+    trimOwnStmt.run(key, key);
+  });
+
+  return {
+    get(sessionKey: string): Link | undefined {
+      const r = getStmt.get(sessionKey) as LinkRowDb | undefined;
+      return r ? toLink(r) : undefined;
+    },
+    /** Links some session watches: only those are checked (spec: "watched adopted sessions"). */
+    watched(): Link[] {
+      return (watchedStmt.all() as LinkRowDb[]).map(toLink);
+    },
+    /** A fresh link (adoption or re-adoption): next generation, baseline marker, no streak. */
+    put(l: Omit<Link, 'generation' | 'sourceHash' | 'scanState' | 'streak'>, now: number): Link {
+      const prev = this.get(l.sessionKey);
+      const generation = (prev?.generation ?? 0) + 1;
+      const hash = sourceHash(l.hostId, l.provider, l.threadId, l.ref, generation);
+      upsertStmt.run({ ...l, ref: JSON.stringify(l.ref), sourceHash: hash, generation, now });
+      return this.get(l.sessionKey)!;
+    },
+    /** Compare-and-swap on the generation: false when the link was re-adopted or removed meanwhile. */
+    saveMarker(l: Link, m: MarkerFields, now: number): boolean {
+      return markerStmt.run({ ...m, sessionKey: l.sessionKey, generation: l.generation, now }).changes === 1;
+    },
+    saveStreak(l: Link, streak: number, now: number): boolean {
+      return streakStmt.run({ streak, sessionKey: l.sessionKey, generation: l.generation, now }).changes === 1;
+    },
+    remove(l: Link): void {
+      removeStmt.run(l.sessionKey, l.generation);
+    },
+    ownTexts(sessionKey: string): string[] {
+      return (ownStmt.all(sessionKey) as { text: string }[]).map((r) => r.text);
+    },
+    addOwnText(sessionKey: string, text: string, now: number): void {
+      addOwn(sessionKey, text, now);
+    },
+  };
+}
+
+export type LinkRepo = ReturnType<typeof createLinkRepo>;

@@ -2,7 +2,15 @@
 // A coordinator splits a task into sub-agents, reconciles with session_status when a stale-state
 // notice arrives, and says what changed; a worker progresses through steps over time and finishes,
 // fails ("[fail]" in its task) or runs until cancelled or timed out ("[hang]").
-import { ModelAbortedError, ModelProviderError, type ModelMessage, type ModelProvider, type ModelRequest, type ModelResponse, type ModelToolCall } from './types';
+import {
+  ModelAbortedError,
+  ModelProviderError,
+  type ModelMessage,
+  type ModelProvider,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelToolCall,
+} from './types';
 
 const NOTICE_RE =
   /Session "([^"]+)" changed \(other actor\)\. Reconcile before acting: session_status sessionKey "([^"]+)" changesSince (\d+)\./g;
@@ -39,7 +47,9 @@ function coordinatorStep(req: ModelRequest, n: number): Step {
   if (reply) return reply;
   const reconcile = reconcileCalls(req, n);
   if (reconcile) return reconcile;
-  const announcements = [...req.system.matchAll(/\[child run (completed|failed|timed out|cancelled)\] (\S+)/g)];
+  const announcements = [
+    ...req.system.matchAll(/\[child run (completed|failed|timed out|cancelled)\] (\S+)/g),
+  ];
   if (announcements.length) {
     return say(announcements.map((a) => `Worker ${a[2]} ${a[1]}.`).join(' ') + ' I have updated the plan.');
   }
@@ -55,7 +65,8 @@ function coordinatorStep(req: ModelRequest, n: number): Step {
       })),
     };
   }
-  if (last && !req.system.includes('System events:')) return say(`Acknowledged: ${oneLine(last.content, 120)}`);
+  if (last && !req.system.includes('System events:'))
+    return say(`Acknowledged: ${oneLine(last.content, 120)}`);
   return say('Nothing has changed since my last turn.');
 }
 
@@ -79,14 +90,16 @@ async function workerStep(req: ModelRequest, cfg: ScriptedSettings): Promise<Ste
     }
     return say(`Finished: ${oneLine(task, 120)}. All ${cfg.steps} steps done.`);
   }
-  if (last && !last.content.startsWith('[')) return say(`Understood, I will follow your instruction: "${oneLine(last.content, 200)}"`);
+  if (last && !last.content.startsWith('['))
+    return say(`Understood, I will follow your instruction: "${oneLine(last.content, 200)}"`);
   return say('Acknowledged.');
 }
 
 /** When the last messages are tool results, answer from them. */
 function afterTools(messages: ModelMessage[]): Step | undefined {
   const results: ModelMessage[] = [];
-  for (let i = messages.length - 1; i >= 0 && messages[i]!.role === 'tool'; i--) results.unshift(messages[i]!);
+  for (let i = messages.length - 1; i >= 0 && messages[i]!.role === 'tool'; i--)
+    results.unshift(messages[i]!);
   if (results.length === 0) return undefined;
   const lines: string[] = [];
   for (const r of results) {
@@ -104,10 +117,14 @@ function describeStatus(content: string): string {
     const d = JSON.parse(content) as {
       sessionKey: string;
       stateVersion: number;
-      stateChanges?: { events: { sequence: number; kind: string; actorType: string; summary: string }[]; historyGap: boolean };
+      stateChanges?: {
+        events: { sequence: number; kind: string; actorType: string; summary: string }[];
+        historyGap: boolean;
+      };
     };
     const events = d.stateChanges?.events ?? [];
-    if (d.stateChanges?.historyGap) return `Reconciled ${d.sessionKey}: history was pruned, so I re-read the whole session (state version ${d.stateVersion}).`;
+    if (d.stateChanges?.historyGap)
+      return `Reconciled ${d.sessionKey}: history was pruned, so I re-read the whole session (state version ${d.stateVersion}).`;
     if (!events.length) return `Reconciled ${d.sessionKey}: no changes (state version ${d.stateVersion}).`;
     const what = events.map((e) => `${e.summary} (#${e.sequence}, ${e.actorType})`).join('; ');
     const human = events.some((e) => e.actorType === 'human')
@@ -126,9 +143,15 @@ function reconcileCalls(req: ModelRequest, n: number): Step | undefined {
     const key = m[2]!;
     if (seen.has(key)) continue;
     seen.add(key);
-    calls.push({ id: `call_r${n}_${calls.length}`, name: 'session_status', arguments: { sessionKey: key, changesSince: Number(m[3]) } });
+    calls.push({
+      id: `call_r${n}_${calls.length}`,
+      name: 'session_status',
+      arguments: { sessionKey: key, changesSince: Number(m[3]) },
+    });
   }
-  return calls.length ? { text: 'Another actor changed a session I watch; reconciling before I act.', toolCalls: calls } : undefined;
+  return calls.length
+    ? { text: 'Another actor changed a session I watch; reconciling before I act.', toolCalls: calls }
+    : undefined;
 }
 
 function splitTask(task: string): string[] {
@@ -147,7 +170,8 @@ function labelFor(task: string, i: number): string {
   return word ? `${word.toLowerCase()} worker` : `worker ${i + 1}`;
 }
 
-const hasSpawned = (messages: ModelMessage[]) => messages.some((m) => m.toolCalls?.some((c) => c.name === 'sessions_spawn'));
+const hasSpawned = (messages: ModelMessage[]) =>
+  messages.some((m) => m.toolCalls?.some((c) => c.name === 'sessions_spawn'));
 const lastUser = (messages: ModelMessage[]) => [...messages].reverse().find((m) => m.role === 'user');
 const say = (text: string): Step => ({ text, toolCalls: [] });
 const oneLine = (s: string, max: number) => {

@@ -1,0 +1,30 @@
+// The gateway's push events: services emit, transports (IPC, WebSocket) and tests listen.
+import type { GatewayEvent, GatewayEvents, Logger } from './types';
+
+export class EventHub implements GatewayEvents {
+  private readonly listeners = new Set<(event: GatewayEvent) => void>();
+
+  constructor(private readonly logger: Logger) {}
+
+  on(listener: (event: GatewayEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit = (event: GatewayEvent): void => {
+    for (const l of this.listeners) {
+      try {
+        l(event);
+      } catch (err) {
+        // A failing listener must never fail the action that emitted the event.
+        this.logger.warn('events: listener failed', { type: event.type, error: String(err) });
+      }
+    }
+  };
+}
+
+export const consoleLogger: Logger = {
+  info: (msg, fields) => console.info(`[sightline] ${msg}`, fields ?? ''),
+  warn: (msg, fields) => console.warn(`[sightline] ${msg}`, fields ?? ''),
+  error: (msg, fields) => console.error(`[sightline] ${msg}`, fields ?? ''),
+};

@@ -1,0 +1,223 @@
+// The agent runtime: agents, turns, tools, spawned children, goals, human actions, heartbeat.
+import { isSubagentKey, mainKeyFor, parseSessionKey } from '../../../shared/session-keys';
+import type { Db } from '../db/open';
+import type { EventHub } from '../events';
+import type { SessionStore } from '../sessions/store';
+import type { TranscriptStore } from '../sessions/transcripts';
+import type { StateCore } from '../state/session-state';
+import type { HeartbeatWaker } from '../state/waker';
+import type { ToolRegistry } from '../tools/registry';
+import type { AgentConfig, Logger, NoticeQueue, RunInfo, RunStatus, Sessions } from '../types';
+import { agentTools, MESSAGE_MAX_CHARS } from './agent-tools';
+import { createAgentStore } from './agents';
+import { compactIfNeeded } from './compaction';
+import { startDemo } from './demo';
+import { createGoals, type GoalActor } from './goals';
+import { createProvider } from './providers';
+import { createScriptedProvider } from './providers/scripted';
+import type { ModelProvider } from './providers/types';
+import { createRunStore } from './runs';
+import { TurnEngine, type SpawnInfo } from './turns';
+
+export interface RuntimeDeps {
+  db: Db;
+  now: () => number;
+  logger: Logger;
+  events: EventHub;
+  store: SessionStore;
+  transcripts: TranscriptStore;
+  state: StateCore;
+  notices: NoticeQueue;
+  waker: HeartbeatWaker;
+  registry: ToolRegistry;
+  sessions: Sessions;
+  autoStart: boolean;
+}
+
+export type Runtime = ReturnType<typeof createRuntime>;
+
+const OUTCOME_SUMMARY = { error: 'child run failed', timeout: 'child run timed out', cancelled: 'child run cancelled' } as const;
+
+export function createRuntime(deps: RuntimeDeps) {
+  const { db, now, logger, events, store, transcripts, state, waker } = deps;
+  const emit = events.emit;
+  const agents = createAgentStore(db, now);
+  const runs = createRunStore(db);
+  const goals = createGoals({ db, now, state, store });
+  const providers = new Map<string, { settings: string; provider: ModelProvider }>();
+  const timers: ReturnType<typeof setInterval>[] = [];
+
+  const providerFor = (agent: AgentConfig): ModelProvider => {
+    const key = `${agent.provider}:${JSON.stringify(agent.providerSettings)}`;
+    const cached = providers.get(agent.id);
+    if (cached?.settings === key) return cached.provider;
+    const provider = createProvider(agent.provider, agent.providerSettings, createScriptedProvider);
+    providers.set(agent.id, { settings: key, provider });
+    return provider;
+  };
+
+  const onSpawnRunEnd = (childKey: string, run: RunInfo, spawn: SpawnInfo, text: string | undefined) => {
+    const ok = run.status === 'idle';
+    // Log only: the child's completion announcement is what delivers the result to the parent.
+    state.record({
+      sessionKey: childKey,
+      kind: ok ? 'run_completed' : 'run_failed',
+      actorType: 'system',
+      runId: run.runId,
+      summary: ok ? 'child run completed' : OUTCOME_SUMMARY[run.outcome ?? 'error'],
+      ...(ok ? {} : { payload: { outcome: run.outcome ?? 'error' } }),
+      watchers: [spawn.parentKey],
+    });
+    const label = store.get(childKey)?.label;
+    const verb = ok ? 'completed' : run.outcome === 'timeout' ? 'timed out' : run.outcome === 'cancelled' ? 'cancelled' : 'failed';
+    const detail = ok ? (text ?? '') : (run.error ?? run.outcome ?? '');
+    if (store.get(spawn.parentKey)) {
+      void engine.enqueue(spawn.parentKey, {
+        kind: 'system',
+        text: `[child run ${verb}] ${childKey}${label ? ` (${label})` : ''}: ${detail.replace(/\s+/g, ' ').slice(0, 500)}`,
+      });
+    }
+  };
+
+  const engine: TurnEngine = new TurnEngine({
+    now,
+    logger,
+    emit,
+    store,
+    transcripts,
+    runs,
+    agents,
+    notices: deps.notices,
+    registry: deps.registry,
+    providerFor,
+    onSpawnRunEnd,
+    afterTurn: (key, agent) => {
+      try {
+        if (compactIfNeeded({ transcripts, state }, key, agent)) emit({ type: 'session:changed', sessionKey: key });
+      } catch (err) {
+        logger.warn('runtime: compaction failed', { sessionKey: key, error: String(err) });
+      }
+    },
+  });
+
+  for (const tool of agentTools({ now, store, transcripts, state, agents, runs, goals, engine, emit })) deps.registry.register(tool);
+
+  const human = {
+    async send(sessionKey: string, text: string, opts: { channel?: string } = {}): Promise<void> {
+      if (typeof sessionKey !== 'string' || sessionKey.length === 0) throw new Error('sessionKey is required');
+      if (typeof text !== 'string' || text.trim().length === 0) throw new Error('text must be a non-empty string');
+      if (text.length > MESSAGE_MAX_CHARS) throw new Error(`text must be at most ${MESSAGE_MAX_CHARS} characters`);
+      const session = store.get(sessionKey);
+      if (!session) throw new Error(`Unknown sessionKey: ${sessionKey}`);
+      const channel = typeof opts.channel === 'string' && opts.channel.trim() ? opts.channel.trim().slice(0, 64) : 'desktop';
+      const m = transcripts.append(session.key, { role: 'user', actorType: 'human', actorId: 'local-user', text });
+      emit({ type: 'transcript:appended', message: m });
+      // Gate: recorded only when the session has a parent or at least one watcher (one lookup).
+      if (state.hasParentOrWatcher(session.key, session.agentId)) {
+        state.record({
+          sessionKey: session.key,
+          agentId: session.agentId,
+          kind: 'human_direct_message',
+          actorType: 'human',
+          actorId: 'local-user',
+          summary: `human message via ${channel}`,
+          payload: { channel },
+          ...(session.parentKey ? { watchers: [session.parentKey] } : {}),
+        });
+      }
+      void engine.enqueue(session.key, { kind: 'user' });
+    },
+  };
+
+  const sessionStatus = (key: string): RunStatus => {
+    const live = engine.status(key);
+    if (live.busy) return live.run?.status ?? 'running';
+    if (live.queued > 0) return 'queued';
+    return runs.latest(key)?.status ?? 'idle';
+  };
+
+  const control = {
+    status: (sessionKey: string): RunInfo | undefined => engine.status(parseSessionKey(sessionKey).key).run ?? runs.latest(parseSessionKey(sessionKey).key),
+    runs: (sessionKey: string, limit?: number) => runs.list(parseSessionKey(sessionKey).key, limit),
+    sessionStatus,
+    cancel: (sessionKey: string): boolean => engine.cancel(parseSessionKey(sessionKey).key, 'cancelled'),
+    idle: () => engine.idle(),
+    tokens: (sessionKey: string) => runs.totals(parseSessionKey(sessionKey).key),
+    startDemo: () => startDemo({ agents, sessions: deps.sessions, goals, human, engine, store }),
+  };
+
+  const goalsApi = {
+    get: (sessionKey: string) => goals.get(parseSessionKey(sessionKey).key),
+    set(sessionKey: string, input: Parameters<typeof goals.set>[1], actor: GoalActor) {
+      const goal = goals.set(parseSessionKey(sessionKey).key, input, actor);
+      emit({ type: 'session:changed', sessionKey: parseSessionKey(sessionKey).key });
+      return goal;
+    },
+    clear(sessionKey: string, actor: GoalActor) {
+      const cleared = goals.clear(parseSessionKey(sessionKey).key, actor);
+      emit({ type: 'session:changed', sessionKey: parseSessionKey(sessionKey).key });
+      return cleared;
+    },
+  };
+
+  // Agent `main` and its main session exist by default; runs cut short by a crash are failed.
+  const main = agents.ensureDefault();
+  if (!store.get(main.mainKey)) deps.sessions.create({ key: main.mainKey, label: 'Main' });
+  runs.failInterrupted(now());
+
+  const unsubscribeWake = waker.onWake((key) => {
+    if (store.get(key) && !isSubagentKey(key)) void engine.enqueue(key, { kind: 'heartbeat' });
+  });
+
+  return {
+    human,
+    agents: {
+      list: () => agents.list(),
+      get: (id: string) => agents.get(id),
+      save(cfg: Partial<AgentConfig> & { id: string }) {
+        const saved = agents.save(cfg);
+        if (!store.get(saved.mainKey)) deps.sessions.create({ key: saved.mainKey, label: saved.name });
+        if (timers.length) restartHeartbeats();
+        return saved;
+      },
+    },
+    transcripts: {
+      page: (sessionKey: string, opts: { beforeId?: number; limit?: number } = {}) =>
+        transcripts.page(parseSessionKey(sessionKey).key, opts),
+      all: (sessionKey: string) => transcripts.all(parseSessionKey(sessionKey).key),
+    },
+    goals: goalsApi,
+    control,
+    engine,
+    isMainSession: (key: string) => agents.isMainKey(key),
+    describe: (key: string) => {
+      const goal = goals.get(key);
+      return { runStatus: sessionStatus(key), ...(goal ? { goal: { objective: goal.objective, status: goal.status } } : {}) };
+    },
+    onReset: (key: string) => engine.forget(key),
+    onDelete: (key: string) => {
+      engine.forget(key);
+      goals.remove(key);
+      runs.removeSession(key);
+    },
+    start() {
+      restartHeartbeats();
+    },
+    stop() {
+      for (const t of timers.splice(0)) clearInterval(t);
+      unsubscribeWake();
+      engine.stop();
+    },
+  };
+
+  function restartHeartbeats() {
+    for (const t of timers.splice(0)) clearInterval(t);
+    for (const agent of agents.list()) {
+      if (agent.heartbeatSeconds <= 0) continue;
+      const key = agent.mainKey || mainKeyFor(agent.id);
+      const t = setInterval(() => waker.request(key, 'heartbeat'), agent.heartbeatSeconds * 1000);
+      t.unref?.();
+      timers.push(t);
+    }
+  }
+}

@@ -1,0 +1,76 @@
+// Runs: one per turn, with a status the UI shows and token totals.
+import type { Db } from '../db/open';
+import type { RunInfo, RunStatus } from '../types';
+
+interface RunDbRow {
+  run_id: string;
+  session_key: string;
+  status: RunStatus;
+  outcome: RunInfo['outcome'] | null;
+  error: string | null;
+  started_at: number;
+  ended_at: number | null;
+  input_tokens: number;
+  output_tokens: number;
+}
+
+function toRun(r: RunDbRow): RunInfo {
+  const run: RunInfo = {
+    runId: r.run_id,
+    sessionKey: r.session_key,
+    status: r.status,
+    startedAt: r.started_at,
+    inputTokens: r.input_tokens,
+    outputTokens: r.output_tokens,
+  };
+  if (r.ended_at !== null) run.endedAt = r.ended_at;
+  if (r.outcome !== null) run.outcome = r.outcome;
+  if (r.error !== null) run.error = r.error;
+  return run;
+}
+
+export type RunStore = ReturnType<typeof createRunStore>;
+
+export function createRunStore(db: Db) {
+  const s = {
+    insert: db.prepare(
+      `INSERT INTO runs (run_id, session_key, status, started_at) VALUES (?, ?, ?, ?)`,
+    ),
+    update: db.prepare(
+      `UPDATE runs SET status = ?, outcome = ?, error = ?, ended_at = ?, input_tokens = ?, output_tokens = ? WHERE run_id = ?`,
+    ),
+    get: db.prepare<[string], RunDbRow>(`SELECT * FROM runs WHERE run_id = ?`),
+    latest: db.prepare<[string], RunDbRow>(
+      `SELECT * FROM runs WHERE session_key = ? ORDER BY started_at DESC, rowid DESC LIMIT 1`,
+    ),
+    forSession: db.prepare<[string, number], RunDbRow>(
+      `SELECT * FROM runs WHERE session_key = ? ORDER BY started_at DESC, rowid DESC LIMIT ?`,
+    ),
+    totals: db.prepare<[string], { input: number; output: number }>(
+      `SELECT coalesce(sum(input_tokens), 0) AS input, coalesce(sum(output_tokens), 0) AS output FROM runs WHERE session_key = ?`,
+    ),
+    // Runs left 'running' or 'queued' by a crash are failed at start-up, never resumed silently.
+    interrupted: db.prepare(
+      `UPDATE runs SET status = 'failed', outcome = 'error', error = 'interrupted by a restart', ended_at = ?
+       WHERE status IN ('queued', 'running')`,
+    ),
+    removeSession: db.prepare(`DELETE FROM runs WHERE session_key = ?`),
+  };
+  return {
+    start(runId: string, sessionKey: string, status: RunStatus, at: number): RunInfo {
+      s.insert.run(runId, sessionKey, status, at);
+      return toRun(s.get.get(runId)!);
+    },
+    save(run: RunInfo): void {
+      s.update.run(run.status, run.outcome ?? null, run.error ?? null, run.endedAt ?? null, run.inputTokens, run.outputTokens, run.runId);
+    },
+    latest: (sessionKey: string) => {
+      const r = s.latest.get(sessionKey);
+      return r ? toRun(r) : undefined;
+    },
+    list: (sessionKey: string, limit = 50) => s.forSession.all(sessionKey, limit).map(toRun),
+    totals: (sessionKey: string) => s.totals.get(sessionKey)!,
+    failInterrupted: (at: number) => s.interrupted.run(at).changes,
+    removeSession: (sessionKey: string) => void s.removeSession.run(sessionKey),
+  };
+}

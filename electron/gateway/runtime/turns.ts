@@ -1,0 +1,253 @@
+// The turn engine: one turn at a time per session; input that arrives during a turn waits for the
+// next. A turn drains the session's notice queue (acknowledging cursors), calls the model with the
+// transcript, the drained lines as system events and the tools, and loops over tool calls.
+import { randomUUID } from 'node:crypto';
+import { isSubagentKey, parseSessionKey } from '../../../shared/session-keys';
+import type { SessionStore } from '../sessions/store';
+import type { TranscriptStore } from '../sessions/transcripts';
+import type { ToolRegistry } from '../tools/registry';
+import type { AgentConfig, GatewayEvent, Logger, NoticeQueue, RunInfo, TranscriptMessage } from '../types';
+import type { AgentStore } from './agents';
+import { ModelAbortedError, type ModelMessage, type ModelProvider } from './providers/types';
+import type { RunStore } from './runs';
+
+export const MAX_STEPS = 8;
+
+export interface SpawnInfo {
+  parentKey: string;
+  runId: string;
+  timeoutMs?: number;
+}
+
+export type TurnInput =
+  | { kind: 'user' }
+  | { kind: 'task'; spawn: SpawnInfo }
+  | { kind: 'system'; text: string }
+  | { kind: 'heartbeat' };
+
+export interface TurnResult {
+  run?: RunInfo;
+  text?: string;
+}
+
+interface Loop {
+  busy: boolean;
+  inputs: { input: TurnInput; done: (r: TurnResult) => void }[];
+  abort?: AbortController;
+  run?: RunInfo;
+}
+
+export interface TurnEngineDeps {
+  now: () => number;
+  logger: Logger;
+  emit: (e: GatewayEvent) => void;
+  store: SessionStore;
+  transcripts: TranscriptStore;
+  runs: RunStore;
+  agents: AgentStore;
+  notices: NoticeQueue;
+  registry: ToolRegistry;
+  providerFor: (agent: AgentConfig) => ModelProvider;
+  /** Called when a spawned child's run ends (records the outcome, announces to the parent). */
+  onSpawnRunEnd: (childKey: string, run: RunInfo, spawn: SpawnInfo, text: string | undefined) => void;
+  afterTurn: (sessionKey: string, agent: AgentConfig) => void;
+}
+
+export class TurnEngine {
+  private readonly loops = new Map<string, Loop>();
+  private active = 0;
+  private idleWaiters: (() => void)[] = [];
+  private stopped = false;
+
+  constructor(private readonly deps: TurnEngineDeps) {}
+
+  enqueue(sessionKey: string, input: TurnInput): Promise<TurnResult> {
+    if (this.stopped) return Promise.resolve({});
+    const loop = this.loop(sessionKey);
+    return new Promise((done) => {
+      loop.inputs.push({ input, done });
+      this.schedule(sessionKey, loop);
+    });
+  }
+
+  status(sessionKey: string): { busy: boolean; queued: number; run?: RunInfo } {
+    const loop = this.loops.get(sessionKey);
+    return { busy: loop?.busy ?? false, queued: loop?.inputs.length ?? 0, ...(loop?.run ? { run: loop.run } : {}) };
+  }
+
+  /** Ends the running turn with outcome `cancelled`. False when nothing runs. */
+  cancel(sessionKey: string, reason: 'cancelled' | 'timeout' = 'cancelled'): boolean {
+    const loop = this.loops.get(sessionKey);
+    if (!loop?.busy || !loop.abort || loop.abort.signal.aborted) return false;
+    loop.abort.abort(reason);
+    return true;
+  }
+
+  /** Resolves when no turn runs or waits anywhere. */
+  idle(): Promise<void> {
+    if (this.active === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  forget(sessionKey: string): void {
+    this.cancel(sessionKey);
+    const loop = this.loops.get(sessionKey);
+    if (loop) for (const i of loop.inputs.splice(0)) i.done({});
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const key of this.loops.keys()) this.forget(key);
+  }
+
+  private loop(key: string): Loop {
+    let loop = this.loops.get(key);
+    if (!loop) this.loops.set(key, (loop = { busy: false, inputs: [] }));
+    return loop;
+  }
+
+  private schedule(key: string, loop: Loop): void {
+    if (loop.busy || loop.inputs.length === 0) return;
+    loop.busy = true;
+    // Created before the turn starts, so a cancel that arrives first still ends this turn.
+    loop.abort = new AbortController();
+    this.active++;
+    setImmediate(() => {
+      this.runTurn(key, loop)
+        .catch((err) => this.deps.logger.error('runtime: turn crashed', { sessionKey: key, error: String(err) }))
+        .finally(() => {
+          loop.busy = false;
+          loop.abort = undefined;
+          loop.run = undefined;
+          this.active--;
+          if (!this.stopped) this.schedule(key, loop);
+          if (this.active === 0) for (const w of this.idleWaiters.splice(0)) w();
+        });
+    });
+  }
+
+  private async runTurn(key: string, loop: Loop): Promise<void> {
+    const { deps } = this;
+    const batch = loop.inputs.splice(0);
+    const finish = (r: TurnResult) => batch.forEach((b) => b.done(r));
+    if (!deps.store.get(key)) return finish({});
+    const agentId = parseSessionKey(key).agentId ?? 'main';
+    const agent = deps.agents.get(agentId) ?? deps.agents.ensureDefault();
+    // Drain at the start of the turn: this acknowledges the watcher's cursors.
+    const drained = deps.notices.drain(key).map((e) => e.text);
+    const systemEvents = [...drained, ...batch.flatMap((b) => (b.input.kind === 'system' ? [b.input.text] : []))];
+    const spawn = batch.map((b) => b.input).find((i): i is Extract<TurnInput, { kind: 'task' }> => i.kind === 'task')?.spawn;
+    const onlyHeartbeat = batch.every((b) => b.input.kind === 'heartbeat');
+    if (onlyHeartbeat && systemEvents.length === 0) return finish({}); // nothing to act on
+
+    const runId = spawn?.runId ?? randomUUID();
+    const run: RunInfo = spawn
+      ? { ...(deps.runs.list(key, 20).find((r) => r.runId === runId) ?? this.newRun(runId, key)), status: 'running' }
+      : this.newRun(runId, key);
+    run.startedAt = deps.now();
+    loop.run = run;
+    const signal = loop.abort!.signal;
+    const timer = spawn?.timeoutMs ? setTimeout(() => this.cancel(key, 'timeout'), spawn.timeoutMs) : undefined;
+    deps.runs.save(run);
+    deps.emit({ type: 'run:changed', run: { ...run } });
+
+    let text: string | undefined;
+    try {
+      text = await this.think(key, agent, systemEvents, run, signal);
+      run.status = 'idle';
+    } catch (err) {
+      const reason = signal.aborted ? String(signal.reason) : undefined;
+      if (reason === 'cancelled') {
+        run.status = 'cancelled';
+        run.outcome = 'cancelled';
+      } else {
+        run.status = 'failed';
+        run.outcome = reason === 'timeout' ? 'timeout' : 'error';
+        run.error =
+          reason === 'timeout'
+            ? `run exceeded ${Math.round((spawn?.timeoutMs ?? 0) / 1000)} s`
+            : err instanceof Error
+              ? err.message
+              : String(err);
+      }
+      if (!(err instanceof ModelAbortedError) && !signal.aborted) {
+        deps.logger.warn('runtime: run failed', { sessionKey: key, runId, error: run.error });
+      }
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+    run.endedAt = deps.now();
+    deps.runs.save(run);
+    deps.emit({ type: 'run:changed', run: { ...run } });
+    if (spawn) deps.onSpawnRunEnd(key, run, spawn, text);
+    deps.afterTurn(key, agent);
+    finish({ run, ...(text !== undefined ? { text } : {}) });
+  }
+
+  private newRun(runId: string, key: string): RunInfo {
+    return this.deps.runs.start(runId, key, 'running', this.deps.now());
+  }
+
+  private async think(key: string, agent: AgentConfig, systemEvents: string[], run: RunInfo, signal: AbortSignal) {
+    const { deps } = this;
+    const provider = deps.providerFor(agent);
+    const session = deps.store.get(key)!;
+    const role = isSubagentKey(key)
+      ? `Role: worker. You are sub-agent session ${key} of ${session.parentKey ?? 'no parent'}. Do the task you were given and report the result.`
+      : agent.systemPrompt;
+    const system = systemEvents.length ? `${role}\n\nSystem events:\n${systemEvents.map((l) => `- ${l}`).join('\n')}` : role;
+    const tools = deps.registry.list().map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+    const messages = deps.transcripts.all(key).map(toModelMessage);
+    for (let step = 0; step < MAX_STEPS; step++) {
+      if (signal.aborted) throw new ModelAbortedError();
+      const res = await provider.complete({ system, messages, tools, signal });
+      if (signal.aborted) throw new ModelAbortedError();
+      run.inputTokens += res.usage.inputTokens;
+      run.outputTokens += res.usage.outputTokens;
+      const assistant = deps.transcripts.append(key, {
+        role: 'assistant',
+        actorType: 'agent',
+        actorId: key,
+        text: res.text,
+        ...(res.toolCalls.length ? { toolCalls: res.toolCalls } : {}),
+        inputTokens: res.usage.inputTokens,
+        outputTokens: res.usage.outputTokens,
+      });
+      this.appended(assistant);
+      messages.push(toModelMessage(assistant));
+      if (res.toolCalls.length === 0) return res.text;
+      for (const call of res.toolCalls) {
+        if (signal.aborted) throw new ModelAbortedError();
+        const result = await deps.registry.call({ caller: key, callerAgentId: agent.id, signal }, call.name, call.arguments);
+        const toolMsg = deps.transcripts.append(key, {
+          role: 'tool',
+          actorType: 'system',
+          text: result.ok ? result.text : `Error: ${result.error}`,
+          toolCallId: call.id,
+          toolName: call.name,
+        });
+        this.appended(toolMsg);
+        messages.push(toModelMessage(toolMsg));
+      }
+    }
+    throw new Error(`step limit reached (${MAX_STEPS} model calls in one turn)`);
+  }
+
+  private appended(message: TranscriptMessage): void {
+    this.deps.emit({ type: 'transcript:appended', message });
+  }
+}
+
+/** Transcript → model message. Who wrote a user turn is said in-line, since models see only roles. */
+export function toModelMessage(m: TranscriptMessage): ModelMessage {
+  switch (m.role) {
+    case 'assistant':
+      return { role: 'assistant', content: m.text, ...(m.toolCalls ? { toolCalls: m.toolCalls.map((c) => ({ ...c, arguments: (c.arguments ?? {}) as Record<string, unknown> })) } : {}) };
+    case 'tool':
+      return { role: 'tool', content: m.text, toolCallId: m.toolCallId ?? '', ...(m.toolName ? { toolName: m.toolName } : {}) };
+    case 'system':
+      return { role: 'user', content: `[system] ${m.text}` };
+    case 'user':
+      return { role: 'user', content: m.actorType === 'agent' && m.actorId ? `[message from ${m.actorId}] ${m.text}` : m.text };
+  }
+}

@@ -1,0 +1,75 @@
+// The session registry: key, agent id, parent, label. Bare keys are scoped by an explicit agent id.
+import type { SessionInfo } from '../../../shared/domain';
+import { parseSessionKey } from '../../../shared/session-keys';
+import type { Db } from '../db/open';
+import { oneLine, resolveKey } from '../state/record-input';
+
+interface SessionDbRow {
+  key: string;
+  agent_id: string;
+  parent_key: string | null;
+  label: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export const LABEL_MAX_CHARS = 200;
+
+function toInfo(r: SessionDbRow): SessionInfo {
+  const info: SessionInfo = { key: r.key, agentId: r.agent_id, createdAt: r.created_at, updatedAt: r.updated_at };
+  if (r.parent_key !== null) info.parentKey = r.parent_key;
+  if (r.label !== null) info.label = r.label;
+  return info;
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>;
+
+export function createSessionStore(db: Db, now: () => number) {
+  const s = {
+    get: db.prepare<[string, string], SessionDbRow>(`SELECT * FROM sessions WHERE key = ? AND agent_id = ?`),
+    anyByKey: db.prepare<[string], SessionDbRow>(`SELECT * FROM sessions WHERE key = ? ORDER BY agent_id LIMIT 1`),
+    list: db.prepare<[], SessionDbRow>(`SELECT * FROM sessions ORDER BY created_at, key`),
+    children: db.prepare<[string], SessionDbRow>(`SELECT * FROM sessions WHERE parent_key = ? ORDER BY created_at`),
+    insert: db.prepare(
+      `INSERT INTO sessions (key, agent_id, parent_key, label, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (key, agent_id) DO UPDATE SET parent_key = coalesce(excluded.parent_key, parent_key),
+         label = coalesce(excluded.label, label), updated_at = excluded.updated_at`,
+    ),
+    touch: db.prepare(`UPDATE sessions SET updated_at = ? WHERE key = ? AND agent_id = ?`),
+    remove: db.prepare(`DELETE FROM sessions WHERE key = ? AND agent_id = ?`),
+  };
+
+  return {
+    create(input: { key: string; agentId?: string; parentKey?: string; label?: string }): SessionInfo {
+      if (!input || typeof input !== 'object') throw new Error('session input must be an object');
+      const k = resolveKey(input.key, input.agentId);
+      if (input.parentKey !== undefined && (typeof input.parentKey !== 'string' || input.parentKey.length > 512)) {
+        throw new Error('parentKey must be a string of at most 512 characters');
+      }
+      if (input.label !== undefined && typeof input.label !== 'string') throw new Error('label must be a string');
+      const parent = input.parentKey ? parseSessionKey(input.parentKey).key : null;
+      const label = input.label === undefined ? null : oneLine(input.label, LABEL_MAX_CHARS);
+      const t = now();
+      s.insert.run(k.key, k.agentId, parent, label, t, t);
+      return toInfo(s.get.get(k.key, k.agentId)!);
+    },
+    get(key: string, agentId?: string): SessionInfo | undefined {
+      if (typeof key !== 'string') return undefined;
+      const parsed = parseSessionKey(key);
+      if (parsed.agentId) {
+        const row = s.get.get(parsed.key, parsed.agentId);
+        return row ? toInfo(row) : undefined;
+      }
+      const row = agentId ? s.get.get(parsed.key, agentId.toLowerCase()) : s.anyByKey.get(parsed.key);
+      return row ? toInfo(row) : undefined;
+    },
+    list: (): SessionInfo[] => s.list.all().map(toInfo),
+    children: (parentKey: string): SessionInfo[] => s.children.all(parseSessionKey(parentKey).key).map(toInfo),
+    touch(key: string, agentId: string): void {
+      s.touch.run(now(), key, agentId);
+    },
+    remove(key: string, agentId: string): boolean {
+      return s.remove.run(key, agentId).changes > 0;
+    },
+  };
+}

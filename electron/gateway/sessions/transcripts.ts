@@ -1,0 +1,115 @@
+// Durable transcripts: message content lives here, never in the signal log.
+import type { ActorType } from '../../../shared/domain';
+import type { Db } from '../db/open';
+import type { MessageRole, ToolCallRecord, TranscriptMessage } from '../types';
+
+interface MessageDbRow {
+  id: number;
+  session_key: string;
+  role: MessageRole;
+  actor_type: ActorType;
+  actor_id: string | null;
+  text: string;
+  tool_calls: string | null;
+  tool_call_id: string | null;
+  tool_name: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  created_at: number;
+}
+
+export interface NewMessage {
+  role: MessageRole;
+  actorType: ActorType;
+  actorId?: string;
+  text: string;
+  toolCalls?: ToolCallRecord[];
+  toolCallId?: string;
+  toolName?: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  createdAt?: number;
+}
+
+function toMessage(r: MessageDbRow): TranscriptMessage {
+  const m: TranscriptMessage = {
+    id: r.id,
+    sessionKey: r.session_key,
+    role: r.role,
+    actorType: r.actor_type,
+    text: r.text,
+    createdAt: r.created_at,
+  };
+  if (r.actor_id !== null) m.actorId = r.actor_id;
+  if (r.tool_calls !== null) m.toolCalls = JSON.parse(r.tool_calls) as ToolCallRecord[];
+  if (r.tool_call_id !== null) m.toolCallId = r.tool_call_id;
+  if (r.tool_name !== null) m.toolName = r.tool_name;
+  if (r.input_tokens !== null) m.inputTokens = r.input_tokens;
+  if (r.output_tokens !== null) m.outputTokens = r.output_tokens;
+  return m;
+}
+
+export type TranscriptStore = ReturnType<typeof createTranscriptStore>;
+
+export function createTranscriptStore(db: Db, now: () => number) {
+  const s = {
+    insert: db.prepare(
+      `INSERT INTO session_messages (session_key, role, actor_type, actor_id, text, tool_calls, tool_call_id, tool_name,
+         input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    byId: db.prepare<[number], MessageDbRow>(`SELECT * FROM session_messages WHERE id = ?`),
+    page: db.prepare<[string, number, number], MessageDbRow>(
+      `SELECT * FROM session_messages WHERE session_key = ? AND id < ? ORDER BY id DESC LIMIT ?`,
+    ),
+    all: db.prepare<[string], MessageDbRow>(`SELECT * FROM session_messages WHERE session_key = ? ORDER BY id`),
+    count: db.prepare<[string], { n: number; chars: number }>(
+      `SELECT count(*) AS n, coalesce(sum(length(text)), 0) AS chars FROM session_messages WHERE session_key = ?`,
+    ),
+    clear: db.prepare(`DELETE FROM session_messages WHERE session_key = ?`),
+    deleteBefore: db.prepare(`DELETE FROM session_messages WHERE session_key = ? AND id < ?`),
+    // The summary takes the place (and id) of the newest compacted message, so order is kept.
+    replace: db.prepare(
+      `UPDATE session_messages SET role = ?, actor_type = ?, actor_id = ?, text = ?, tool_calls = NULL,
+         tool_call_id = NULL, tool_name = NULL, input_tokens = NULL, output_tokens = NULL WHERE session_key = ? AND id = ?`,
+    ),
+    tokens: db.prepare<[string], { input: number; output: number }>(
+      `SELECT coalesce(sum(input_tokens), 0) AS input, coalesce(sum(output_tokens), 0) AS output
+       FROM session_messages WHERE session_key = ?`,
+    ),
+  };
+
+  return {
+    append(sessionKey: string, m: NewMessage): TranscriptMessage {
+      const info = s.insert.run(
+        sessionKey,
+        m.role,
+        m.actorType,
+        m.actorId ?? null,
+        m.text,
+        m.toolCalls ? JSON.stringify(m.toolCalls) : null,
+        m.toolCallId ?? null,
+        m.toolName ?? null,
+        m.inputTokens ?? null,
+        m.outputTokens ?? null,
+        m.createdAt ?? now(),
+      );
+      return toMessage(s.byId.get(Number(info.lastInsertRowid))!);
+    },
+    /** Newest page first in storage order, returned oldest first. */
+    page(sessionKey: string, opts: { beforeId?: number; limit?: number } = {}) {
+      const limit = Math.min(500, Math.max(1, Math.floor(opts.limit ?? 100)));
+      const rows = s.page.all(sessionKey, opts.beforeId ?? Number.MAX_SAFE_INTEGER, limit + 1);
+      return { messages: rows.slice(0, limit).reverse().map(toMessage), hasMore: rows.length > limit };
+    },
+    all: (sessionKey: string): TranscriptMessage[] => s.all.all(sessionKey).map(toMessage),
+    size: (sessionKey: string) => s.count.get(sessionKey)!,
+    tokens: (sessionKey: string) => s.tokens.get(sessionKey)!,
+    clear: (sessionKey: string) => void s.clear.run(sessionKey),
+    /** Replaces messages up to `lastId` with one summary message (compaction), atomically. */
+    compact: db.transaction((sessionKey: string, lastId: number, summary: NewMessage): number => {
+      s.deleteBefore.run(sessionKey, lastId);
+      s.replace.run(summary.role, summary.actorType, summary.actorId ?? null, summary.text, sessionKey, lastId);
+      return lastId;
+    }),
+  };
+}

@@ -1,0 +1,303 @@
+// The state core of the spec: append with dedupe and heads, the cursor state machine, explicit
+// registration, acknowledge-on-drain, reconciliation, the start-up sweep and pruning.
+import { NOTIFY_KINDS, type NoticeEntry, type StateEvent, type StateEventRow } from '../../../shared/domain';
+import { isBareKey, noticeContextKey, noticeText, parseSessionKey } from '../../../shared/session-keys';
+import type { Db } from '../db/open';
+import type { ChangesSince, CursorRow, GatewayEvent, Logger, RecordInput, SessionState } from '../types';
+import type { NoticeQueues } from './notice-queue';
+import { createPruner, PRUNE_INTERVAL_MS } from './prune';
+import { normaliseRecord, resolveKey, type NormalisedRecord } from './record-input';
+import { createStateRepo, toStateEvent, toStateEventRow, type CursorDbRow } from './repo';
+import type { HeartbeatWaker } from './waker';
+
+export const CHANGES_LIMIT = 200;
+
+interface PendingNotice {
+  watcher: string;
+  target: string;
+  changesSince: number;
+}
+
+export interface StateCoreDeps {
+  db: Db;
+  now: () => number;
+  logger: Logger;
+  queues: NoticeQueues;
+  waker: HeartbeatWaker;
+  /** Whether a watcher session still exists (the sweep re-queues only for those). */
+  sessionExists: (key: string) => boolean;
+  emit: (event: GatewayEvent) => void;
+}
+
+export interface StateCore extends SessionState {
+  /** Addition: the signal log newest first, for the timeline. */
+  timeline(
+    sessionKey: string,
+    opts?: { agentId?: string; beforeSequence?: number; limit?: number; kinds?: string[]; actorTypes?: string[] },
+  ): StateEventRow[];
+  /** Addition: cursors on and held by a session. */
+  watchers(sessionKey: string): { watchedBy: CursorRow[]; watching: CursorRow[] };
+  /** Addition: the human-turn gate — the session has a parent or at least one watcher. */
+  hasParentOrWatcher(sessionKey: string, agentId?: string): boolean;
+  /** Addition: drop everything a deleted/reset session held. */
+  removeCursorsHeldBy(watcher: string): void;
+  removeCursorsOn(target: string): void;
+}
+
+export function createStateCore(deps: StateCoreDeps): StateCore {
+  const { db, now, logger, queues, waker, emit } = deps;
+  const repo = createStateRepo(db);
+  const pruneTx = createPruner(db);
+  let lastPruneAt = Number.NEGATIVE_INFINITY;
+  const gate = db.prepare<[string, string, string], { gate: number }>(
+    `SELECT EXISTS (SELECT 1 FROM sessions WHERE key = ? AND agent_id = ? AND parent_key IS NOT NULL)
+         OR EXISTS (SELECT 1 FROM session_watch_cursors WHERE target_key = ?) AS gate`,
+  );
+
+  const deliver = (notices: PendingNotice[]) => {
+    for (const n of notices) {
+      const entry: NoticeEntry = { text: noticeText(n.target, n.changesSince), contextKey: noticeContextKey(n.target) };
+      queues.enqueue(n.watcher, entry);
+      // A missed or deduplicated entry still asks for a wake: the watcher has something pending.
+      waker.request(n.watcher, 'notice');
+    }
+  };
+
+  const appendTx = db.transaction((r: NormalisedRecord) => {
+    if (r.dedupeKey !== undefined) {
+      const existing = repo.eventByDedupe(r.dedupeKey);
+      if (existing) return { event: toStateEvent(existing), notices: [] as PendingNotice[], cursorsTouched: [] as string[], created: false };
+    }
+    const previousHead = repo.head(r.sessionKey, r.agentId)?.last_sequence ?? 0;
+    const seq = repo.insertEvent(r);
+    repo.upsertHead(r.sessionKey, r.agentId, seq);
+    const notices: PendingNotice[] = [];
+    const cursorsTouched: string[] = [];
+    if (!r.bare) {
+      const notify = NOTIFY_KINDS.has(r.kind);
+      const watchers = new Set<string>();
+      for (const w of r.watchers) watchers.add(parseSessionKey(w).key);
+      if (notify) for (const c of repo.cursorsOnTarget(r.sessionKey)) watchers.add(c.watcher_key);
+      const t = now();
+      for (const w of watchers) {
+        if (isBareKey(w) || w === r.sessionKey) continue; // bare keys never hold cursors
+        if (r.kind === 'child_spawned') {
+          repo.upsertCursor({ watcher_key: w, target_key: r.sessionKey, last_seen: seq, notified: seq, material: seq, updated_at: t });
+          cursorsTouched.push(w);
+          continue;
+        }
+        if (!notify || r.actorId === w) continue; // log-only kinds; self-suppression
+        const c = repo.cursor(w, r.sessionKey);
+        const lastSeen = c ? c.last_seen : previousHead;
+        const notified = !c || c.notified === c.last_seen ? seq : c.notified;
+        repo.upsertCursor({ watcher_key: w, target_key: r.sessionKey, last_seen: lastSeen, notified, material: seq, updated_at: t });
+        notices.push({ watcher: w, target: r.sessionKey, changesSince: lastSeen });
+        cursorsTouched.push(w);
+      }
+    }
+    const event: StateEvent = toStateEvent({
+      sequence: seq,
+      session_key: r.sessionKey,
+      agent_id: r.agentId,
+      kind: r.kind,
+      actor_type: r.actorType,
+      actor_id: r.actorId ?? null,
+      run_id: r.runId ?? null,
+      occurred_at: r.occurredAt,
+      summary: r.summary,
+      payload: r.payload ?? null,
+    });
+    return { event, notices, cursorsTouched, created: true };
+  });
+
+  const acknowledgeTx = db.transaction((watcher: string, targets: string[]) => {
+    const reopened: PendingNotice[] = [];
+    const t = now();
+    for (const target of new Set(targets)) {
+      const c = repo.cursor(watcher, target);
+      if (!c) continue;
+      const frozen = c.notified;
+      repo.upsertCursor({ ...c, last_seen: frozen, notified: Math.max(c.material, frozen), updated_at: t });
+      // Interleaved work: material passed the frozen watermark while the notice was pending.
+      if (c.material > frozen) reopened.push({ watcher, target, changesSince: frozen });
+    }
+    return reopened;
+  });
+
+  const sweepTx = db.transaction(() => {
+    const notices: PendingNotice[] = [];
+    for (const c of repo.pendingCursors()) {
+      if (!deps.sessionExists(c.watcher_key)) continue;
+      repo.setNotified(c.watcher_key, c.target_key, c.material);
+      notices.push({ watcher: c.watcher_key, target: c.target_key, changesSince: c.last_seen });
+    }
+    return notices;
+  });
+
+  const runPrune = () => {
+    const t = now();
+    const result = pruneTx(t);
+    lastPruneAt = t;
+    if (result.expiredEvents || result.cappedEvents || result.expiredCursors) logger.info('state: pruned', { ...result });
+  };
+
+  const toCursorRow = (c: CursorDbRow): CursorRow => {
+    const entry = queues
+      .peek(c.watcher_key)
+      .find((e) => e.contextKey === noticeContextKey(c.target_key));
+    const targetVersion = repo.head(c.target_key, parseSessionKey(c.target_key).agentId ?? '')?.last_sequence ?? 0;
+    return {
+      watcher: c.watcher_key,
+      target: c.target_key,
+      lastSeen: c.last_seen,
+      notified: c.notified,
+      material: c.material,
+      targetVersion,
+      pending: c.material > c.last_seen,
+      updatedAt: c.updated_at,
+      ...(entry ? { noticeText: entry.text } : {}),
+    };
+  };
+
+  const core: StateCore = {
+    record(input: RecordInput) {
+      try {
+        const r = normaliseRecord(input, now());
+        const result = appendTx.immediate(r);
+        if (!result.created) return result.event;
+        emit({ type: 'state:event', sessionKey: r.sessionKey, agentId: r.agentId, event: result.event });
+        for (const w of result.cursorsTouched) emit({ type: 'cursor:changed', watcher: w, target: r.sessionKey });
+        deliver(result.notices);
+        if (now() - lastPruneAt >= PRUNE_INTERVAL_MS) {
+          try {
+            runPrune();
+          } catch (err) {
+            logger.warn('state: prune failed', { error: String(err) });
+          }
+        }
+        return result.event;
+      } catch (err) {
+        logger.warn('state: append failed', {
+          sessionKey: typeof input?.sessionKey === 'string' ? input.sessionKey.slice(0, 512) : undefined,
+          kind: input?.kind,
+          error: err instanceof Error ? err.message : String(err),
+        });
+        return undefined;
+      }
+    },
+
+    registerWatch(watcher, target, opts) {
+      const w = parseSessionKey(watcher);
+      const t = parseSessionKey(target);
+      if (w.kind === 'bare' || t.kind === 'bare' || w.key === t.key) return false;
+      const version = core.version(t.key, opts?.targetAgentId);
+      // Starts at the target's current version: earlier history never produces a notice; an
+      // existing cursor is left exactly as it is (pending state is never clobbered).
+      const inserted = repo.insertCursorIfMissing({
+        watcher_key: w.key,
+        target_key: t.key,
+        last_seen: version,
+        notified: version,
+        material: version,
+        updated_at: now(),
+      });
+      if (inserted) emit({ type: 'cursor:changed', watcher: w.key, target: t.key });
+      return true;
+    },
+
+    acknowledge(watcher, targets) {
+      const w = parseSessionKey(watcher).key;
+      const keys = targets.map((t) => parseSessionKey(t).key);
+      const reopened = acknowledgeTx.immediate(w, keys);
+      for (const t of keys) emit({ type: 'cursor:changed', watcher: w, target: t });
+      deliver(reopened);
+    },
+
+    version(sessionKey, agentId) {
+      const k = resolveKey(sessionKey, agentId);
+      return repo.head(k.key, k.agentId)?.last_sequence ?? 0;
+    },
+
+    changesSince(sessionKey, after, opts): ChangesSince {
+      if (typeof after !== 'number' || !Number.isSafeInteger(after) || after < 0) {
+        throw new Error('changesSince must be a non-negative integer');
+      }
+      const k = resolveKey(sessionKey, opts?.agentId);
+      const rawLimit = opts?.limit ?? CHANGES_LIMIT;
+      const limit = Math.min(CHANGES_LIMIT, Math.max(1, Math.floor(Number.isFinite(rawLimit) ? rawLimit : CHANGES_LIMIT)));
+      const head = repo.head(k.key, k.agentId);
+      const stateVersion = head?.last_sequence ?? 0;
+      const pruned = head?.pruned_max_sequence ?? 0;
+      const earliest = repo.earliest(k.key, k.agentId) ?? (pruned > 0 ? pruned + 1 : 0);
+      if (after >= stateVersion) {
+        return { stateVersion, events: [], truncated: false, earliestAvailableSequence: earliest, historyGap: false };
+      }
+      const rows = repo.eventsAfter(k.key, k.agentId, after, limit + 1);
+      return {
+        stateVersion,
+        events: rows.slice(0, limit).map(toStateEvent),
+        truncated: rows.length > limit,
+        earliestAvailableSequence: earliest,
+        historyGap: after < pruned,
+      };
+    },
+
+    cursor(watcher, target) {
+      const c = repo.cursor(parseSessionKey(watcher).key, parseSessionKey(target).key);
+      return c ? { lastSeen: c.last_seen, notified: c.notified, material: c.material } : undefined;
+    },
+
+    sweep() {
+      const notices = sweepTx.immediate();
+      deliver(notices);
+      runPrune();
+    },
+
+    prune() {
+      runPrune();
+    },
+
+    timeline(sessionKey, opts = {}) {
+      const k = resolveKey(sessionKey, opts.agentId);
+      const limit = Math.min(500, Math.max(1, Math.floor(opts.limit ?? 200)));
+      const before = opts.beforeSequence ?? Number.MAX_SAFE_INTEGER;
+      const kinds = opts.kinds?.length ? new Set(opts.kinds) : undefined;
+      const actors = opts.actorTypes?.length ? new Set(opts.actorTypes) : undefined;
+      if (!kinds && !actors) return repo.eventsBefore(k.key, k.agentId, before, limit).map(toStateEventRow);
+      // Filtered pages walk the index in chunks; the log is bounded to 50,000 rows.
+      const out: StateEventRow[] = [];
+      let cursor = before;
+      for (;;) {
+        const chunk = repo.eventsBefore(k.key, k.agentId, cursor, 1000);
+        for (const row of chunk) {
+          if ((!kinds || kinds.has(row.kind)) && (!actors || actors.has(row.actor_type))) out.push(toStateEventRow(row));
+          if (out.length >= limit) return out;
+        }
+        if (chunk.length < 1000) return out;
+        cursor = chunk[chunk.length - 1]!.sequence;
+      }
+    },
+
+    watchers(sessionKey) {
+      const key = parseSessionKey(sessionKey).key;
+      return {
+        watchedBy: repo.cursorsOnTarget(key).map(toCursorRow),
+        watching: repo.cursorsHeldBy(key).map(toCursorRow),
+      };
+    },
+
+    hasParentOrWatcher(sessionKey, agentId) {
+      const k = resolveKey(sessionKey, agentId);
+      return gate.get(k.key, k.agentId, k.key)!.gate === 1;
+    },
+
+    removeCursorsHeldBy(watcher) {
+      repo.deleteHeldBy(parseSessionKey(watcher).key);
+    },
+
+    removeCursorsOn(target) {
+      repo.deleteOnTarget(parseSessionKey(target).key);
+    },
+  };
+  return core;
+}

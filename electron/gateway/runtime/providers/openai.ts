@@ -48,6 +48,9 @@ export function createOpenAIProvider(settings: OpenAISettings): ModelProvider {
   const client = new OpenAI({
     baseURL,
     apiKey: settings.apiKey?.trim() || PLACEHOLDER_KEY,
+    // Settings are the only source: OPENAI_ORG_ID / OPENAI_PROJECT_ID must not leak to other hosts.
+    organization: null,
+    project: null,
     // The runtime owns retry policy; a provider that retries on its own hides failures for seconds.
     maxRetries: 0,
     timeout: timeoutMs,

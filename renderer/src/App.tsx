@@ -1,0 +1,137 @@
+import { useEffect } from 'react';
+import { useFleet } from './stores/fleet';
+import { useInbox } from './stores/inbox';
+import { useUi, type View } from './stores/ui';
+import { errorMessage } from './lib/api';
+import { startLive } from './lib/live';
+import { onGlobalKey } from './lib/keyboard';
+import { Sidebar } from './features/fleet/Sidebar';
+import { SessionPane } from './features/session/SessionPane';
+import { Inbox } from './features/inbox/Inbox';
+import { Catalog } from './features/catalog/Catalog';
+import { Settings } from './features/settings/Settings';
+import { CommandPalette } from './features/palette/CommandPalette';
+import { startDemo } from './features/palette/commands';
+import { Kbd } from './components/Badges';
+
+function EmptyState() {
+  const starting = useFleet((s) => s.demoStarting);
+  return (
+    <section className="empty-state" data-testid="empty-state">
+      <h1>No agent sessions yet</h1>
+      <p className="muted">
+        Start a demo fleet: a coordinator that delegates to workers. Step into a worker as a human and watch
+        the coordinator get one notice and reconcile.
+      </p>
+      <button
+        type="button"
+        className="primary big"
+        data-testid="start-demo"
+        disabled={starting}
+        onClick={startDemo}
+      >
+        {starting ? 'Starting…' : 'Start demo fleet'}
+      </button>
+      <p className="muted small">
+        Or adopt a session from the <em>Catalog</em> <Kbd>c</Kbd>. Press <Kbd>Ctrl K</Kbd> for commands.
+      </p>
+    </section>
+  );
+}
+
+function Main() {
+  const view = useUi((s) => s.view);
+  const selectedKey = useUi((s) => s.selectedKey);
+  const count = useFleet((s) => Object.keys(s.sessions).length);
+  switch (view) {
+    case 'inbox':
+      return <Inbox />;
+    case 'catalog':
+      return <Catalog />;
+    case 'settings':
+      return <Settings />;
+    case 'session':
+      if (selectedKey) return <SessionPane key={selectedKey} sessionKey={selectedKey} />;
+      return count === 0 ? (
+        <EmptyState />
+      ) : (
+        <p className="pad muted">
+          Choose a session in the fleet, or press <Kbd>n</Kbd>.
+        </p>
+      );
+  }
+}
+
+const NAV: { view: View; label: string; key: string }[] = [
+  { view: 'session', label: 'Fleet', key: 'j/k' },
+  { view: 'inbox', label: 'Inbox', key: 'i' },
+  { view: 'catalog', label: 'Catalog', key: 'c' },
+  { view: 'settings', label: 'Settings', key: 's' },
+];
+
+export function App() {
+  const loaded = useFleet((s) => s.loaded);
+  const view = useUi((s) => s.view);
+  const setView = useUi((s) => s.setView);
+  const setPalette = useUi((s) => s.setPalette);
+  const paletteOpen = useUi((s) => s.paletteOpen);
+  const error = useUi((s) => s.error);
+  const setError = useUi((s) => s.setError);
+  const inboxCount = useInbox((s) => s.items.length);
+
+  useEffect(() => {
+    const stop = startLive();
+    const fail = (err: unknown) => setError(errorMessage(err));
+    useFleet.getState().load().catch(fail);
+    useInbox.getState().load().catch(fail);
+    window.addEventListener('keydown', onGlobalKey);
+    return () => {
+      stop();
+      window.removeEventListener('keydown', onGlobalKey);
+    };
+  }, [setError]);
+
+  return (
+    <div className="app" data-testid="app" data-ready={loaded ? 'true' : 'false'}>
+      <header className="topbar">
+        <span className="brand">Sightline</span>
+        <nav className="topnav" aria-label="Views">
+          {NAV.map((n) => (
+            <button
+              key={n.view}
+              type="button"
+              className={view === n.view ? 'nav active' : 'nav'}
+              aria-current={view === n.view ? 'page' : undefined}
+              data-testid={`nav-${n.view}`}
+              onClick={() => setView(n.view)}
+            >
+              {n.label}
+              {n.view === 'inbox' && inboxCount > 0 && (
+                <span className="badge notice" data-testid="inbox-count">
+                  {inboxCount}
+                </span>
+              )}{' '}
+              <Kbd>{n.key}</Kbd>
+            </button>
+          ))}
+        </nav>
+        <button type="button" className="quiet" data-testid="open-palette" onClick={() => setPalette(true)}>
+          Commands <Kbd>Ctrl K</Kbd>
+        </button>
+      </header>
+      {error && (
+        <div className="error-bar" role="alert" data-testid="error">
+          {error}
+          <button type="button" className="quiet" onClick={() => setError(null)} aria-label="Dismiss error">
+            ×
+          </button>
+        </div>
+      )}
+      <div className="layout">
+        <Sidebar />
+        <main className="content">{loaded ? <Main /> : <p className="pad muted">Connecting…</p>}</main>
+      </div>
+      {paletteOpen && <CommandPalette />}
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import { useMemo, useRef, useState } from 'react';
+import { useUi } from '../../stores/ui';
+import { buildCommands } from './commands';
+
+export function CommandPalette() {
+  const setPalette = useUi((s) => s.setPalette);
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+  const [all] = useState(buildCommands);
+  const listRef = useRef<HTMLUListElement>(null);
+
+  const shown = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    return q ? all.filter((c) => `${c.label} ${c.hint ?? ''}`.toLowerCase().includes(q)) : all;
+  }, [all, query]);
+
+  const close = () => setPalette(false);
+  const run = (i: number) => {
+    const c = shown[i];
+    if (!c) return;
+    close();
+    c.run();
+  };
+
+  return (
+    <div className="palette-backdrop" onMouseDown={close}>
+      <div
+        className="palette"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Command palette"
+        data-testid="command-palette"
+        onMouseDown={(e) => e.stopPropagation()}
+      >
+        <input
+          autoFocus
+          data-testid="palette-input"
+          placeholder="Type a command or a session…"
+          aria-label="Command"
+          aria-controls="palette-list"
+          aria-activedescendant={shown[active] ? `cmd-${active}` : undefined}
+          value={query}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setActive(0);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowDown') {
+              e.preventDefault();
+              setActive((a) => Math.min(shown.length - 1, a + 1));
+            } else if (e.key === 'ArrowUp') {
+              e.preventDefault();
+              setActive((a) => Math.max(0, a - 1));
+            } else if (e.key === 'Enter') {
+              e.preventDefault();
+              run(active);
+            } else if (e.key === 'Escape') {
+              e.preventDefault();
+              close();
+            }
+          }}
+        />
+        <ul id="palette-list" role="listbox" ref={listRef}>
+          {shown.map((c, i) => (
+            <li
+              key={c.id}
+              id={`cmd-${i}`}
+              role="option"
+              aria-selected={i === active}
+              className={i === active ? 'active' : ''}
+              data-testid="palette-item"
+              onMouseEnter={() => setActive(i)}
+              onClick={() => run(i)}
+            >
+              <span>{c.label}</span>
+              {c.hint && <span className="muted small mono">{c.hint}</span>}
+            </li>
+          ))}
+          {shown.length === 0 && <li className="muted">No match</li>}
+        </ul>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+import { useEffect, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { ACTOR_TYPES, EVENT_KINDS } from '../../../../shared/domain';
+import { useTimeline } from '../../stores/timeline';
+import { dateTime, time } from '../../lib/format';
+
+const ROW_HEIGHT = 52;
+
+export function Timeline() {
+  const events = useTimeline((s) => s.events);
+  const hasMore = useTimeline((s) => s.hasMore);
+  const loading = useTimeline((s) => s.loading);
+  const kinds = useTimeline((s) => s.kinds);
+  const actorTypes = useTimeline((s) => s.actorTypes);
+  const toggleKind = useTimeline((s) => s.toggleKind);
+  const toggleActor = useTimeline((s) => s.toggleActor);
+  const loadOlder = useTimeline((s) => s.loadOlder);
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
+  const virtualizer = useVirtualizer({
+    count: events.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items[items.length - 1]?.index ?? -1;
+
+  useEffect(() => {
+    if (hasMore && !loading && lastIndex >= events.length - 5) void loadOlder();
+  }, [lastIndex, events.length, hasMore, loading, loadOlder]);
+
+  return (
+    <section className="timeline" data-testid="timeline" data-ready={loading ? 'false' : 'true'}>
+      <div className="chips" role="group" aria-label="Filter by kind">
+        {EVENT_KINDS.map((k) => (
+          <button
+            key={k}
+            type="button"
+            className={kinds.includes(k) ? 'chip on' : 'chip'}
+            aria-pressed={kinds.includes(k)}
+            data-testid={`filter-kind-${k}`}
+            onClick={() => toggleKind(k)}
+          >
+            {k}
+          </button>
+        ))}
+      </div>
+      <div className="chips" role="group" aria-label="Filter by actor">
+        {ACTOR_TYPES.map((a) => (
+          <button
+            key={a}
+            type="button"
+            className={actorTypes.includes(a) ? 'chip on' : 'chip'}
+            aria-pressed={actorTypes.includes(a)}
+            data-testid={`filter-actor-${a}`}
+            onClick={() => toggleActor(a)}
+          >
+            {a}
+          </button>
+        ))}
+      </div>
+      <div className="timeline-head row-grid muted small" aria-hidden>
+        <span>seq</span>
+        <span>kind</span>
+        <span>actor</span>
+        <span>summary · payload</span>
+        <span>time</span>
+      </div>
+      <div
+        className="timeline-scroll"
+        ref={scrollRef}
+        tabIndex={0}
+        aria-label="Signal log"
+        data-count={events.length}
+      >
+        {!loading && events.length === 0 && <p className="muted pad">No events in the signal log yet.</p>}
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((v) => {
+            const e = events[v.index]!;
+            return (
+              <div
+                key={e.sequence}
+                className={`row-grid timeline-row kind-${e.kind}`}
+                data-testid="timeline-row"
+                data-kind={e.kind}
+                data-sequence={e.sequence}
+                style={{
+                  position: 'absolute',
+                  top: 0,
+                  left: 0,
+                  right: 0,
+                  height: ROW_HEIGHT,
+                  transform: `translateY(${v.start}px)`,
+                }}
+              >
+                <span className="mono">#{e.sequence}</span>
+                <span className={`kind-tag kind-${e.kind}`}>{e.kind}</span>
+                <span className={`actor actor-${e.actorType}`} title={e.actorId ?? ''}>
+                  {e.actorType}
+                  {e.actorId ? <span className="muted small block mono">{e.actorId}</span> : null}
+                </span>
+                <span className="summary">
+                  <span data-testid="timeline-summary">{e.summary}</span>
+                  {e.payload && (
+                    <code
+                      className="payload block"
+                      data-testid="timeline-payload"
+                      title={JSON.stringify(e.payload, null, 2)}
+                    >
+                      {JSON.stringify(e.payload)}
+                    </code>
+                  )}
+                </span>
+                <time className="muted small" title={dateTime(e.occurredAt)}>
+                  {time(e.occurredAt)}
+                </time>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </section>
+  );
+}

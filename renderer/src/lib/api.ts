@@ -1,0 +1,127 @@
+// The only module that touches the transport: Electron's preload (`window.sightline`) when
+// present, otherwise a WebSocket to browser mode with the token from the page URL.
+import type {
+  ArgsOf,
+  Channel,
+  Envelope,
+  ErrorCode,
+  PushBatch,
+  PushListener,
+  ResultOf,
+  SightlineApi,
+  WireMessage,
+} from '../../../shared/ipc';
+
+declare global {
+  interface Window {
+    sightline?: SightlineApi;
+  }
+}
+
+export class ApiCallError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiCallError';
+  }
+}
+
+type Pending = { resolve: (e: Envelope<unknown>) => void };
+
+/** WebSocket client for browser mode: requests wait for the socket, reconnects with backoff. */
+function createWebSocketApi(url: string, onReconnect: () => void): SightlineApi {
+  const listeners = new Set<PushListener>();
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let ws: WebSocket | undefined;
+  let open = false;
+  let queue: string[] = [];
+  let attempts = 0;
+  let everOpened = false;
+
+  const connect = () => {
+    ws = new WebSocket(url);
+    ws.onopen = () => {
+      open = true;
+      attempts = 0;
+      for (const frame of queue) ws?.send(frame);
+      queue = [];
+      if (everOpened) onReconnect();
+      everOpened = true;
+    };
+    ws.onmessage = (ev) => {
+      const msg = JSON.parse(String(ev.data)) as WireMessage;
+      if (msg.type === 'result') {
+        pending.get(msg.id)?.resolve(msg.result);
+        pending.delete(msg.id);
+      } else if (msg.type === 'push') {
+        for (const l of listeners) l(msg.batch);
+      }
+    };
+    ws.onclose = () => {
+      open = false;
+      for (const p of pending.values()) {
+        p.resolve({ ok: false, error: { code: 'unavailable', message: 'Connection to Sightline lost' } });
+      }
+      pending.clear();
+      attempts++;
+      setTimeout(connect, Math.min(5000, 250 * 2 ** Math.min(attempts, 5)));
+    };
+  };
+  connect();
+
+  return {
+    invoke<C extends Channel>(channel: C, args: ArgsOf<C>) {
+      const id = nextId++;
+      const frame = JSON.stringify({ id, channel, args });
+      return new Promise<Envelope<ResultOf<C>>>((resolve) => {
+        pending.set(id, { resolve: resolve as (e: Envelope<unknown>) => void });
+        if (open && ws) ws.send(frame);
+        else queue.push(frame);
+      });
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+let transport: SightlineApi | undefined;
+const reconnectListeners = new Set<() => void>();
+
+function api(): SightlineApi {
+  if (transport) return transport;
+  if (window.sightline) {
+    transport = window.sightline;
+  } else {
+    const token = new URLSearchParams(window.location.search).get('token') ?? '';
+    const proto = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const url = `${proto}//${window.location.host}/ws?token=${encodeURIComponent(token)}`;
+    transport = createWebSocketApi(url, () => reconnectListeners.forEach((l) => l()));
+  }
+  return transport;
+}
+
+/** Calls a channel and unwraps the envelope; failures throw an ApiCallError. */
+export async function call<C extends Channel>(channel: C, args: ArgsOf<C>): Promise<ResultOf<C>> {
+  const env = await api().invoke(channel, args);
+  if (env.ok) return env.value;
+  throw new ApiCallError(env.error.code, env.error.message);
+}
+
+export function subscribe(listener: (batch: PushBatch) => void): () => void {
+  return api().subscribe(listener);
+}
+
+/** Browser mode only: called after the WebSocket came back, so stores can re-read state. */
+export function onReconnect(listener: () => void): () => void {
+  reconnectListeners.add(listener);
+  return () => reconnectListeners.delete(listener);
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

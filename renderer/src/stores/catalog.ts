@@ -1,0 +1,41 @@
+// The session catalog: sessions of other tools on this machine, and adopting one.
+import { create } from 'zustand';
+import type { CatalogEntry, CatalogProvider, GatewayEvent } from '../../../shared/ipc';
+import { call } from '../lib/api';
+
+interface CatalogState {
+  loaded: boolean;
+  loading: boolean;
+  entries: CatalogEntry[];
+  load(): Promise<void>;
+  adopt(provider: CatalogProvider, threadId: string): Promise<string>;
+  applyEvents(events: GatewayEvent[]): void;
+  reset(): void;
+}
+
+const initial = { loaded: false, loading: false, entries: [] as CatalogEntry[] };
+
+export const useCatalog = create<CatalogState>()((set, get) => ({
+  ...initial,
+  async load() {
+    set({ loading: true });
+    try {
+      set({ entries: await call('catalog:list', {}), loaded: true });
+    } finally {
+      set({ loading: false });
+    }
+  },
+  async adopt(provider, threadId) {
+    const view = await call('catalog:adopt', { provider, threadId });
+    set((s) => ({
+      entries: s.entries.map((e) =>
+        e.provider === provider && e.threadId === threadId ? { ...e, adopted: true } : e,
+      ),
+    }));
+    return view.key;
+  },
+  applyEvents(events) {
+    if (get().loaded && events.some((e) => e.type === 'catalog:changed')) void get().load();
+  },
+  reset: () => set(initial),
+}));

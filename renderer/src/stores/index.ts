@@ -1,0 +1,26 @@
+import { useCatalog } from './catalog';
+import { useFleet } from './fleet';
+import { useInbox } from './inbox';
+import { useSession } from './session';
+import { useSettings } from './settings';
+import { useTimeline } from './timeline';
+import { useUi } from './ui';
+import { useWatchers } from './watchers';
+
+export { useCatalog, useFleet, useInbox, useSession, useSettings, useTimeline, useUi, useWatchers };
+
+/** Every store back to its first state (tests). */
+export function resetStores(): void {
+  for (const s of [
+    useCatalog,
+    useFleet,
+    useInbox,
+    useSession,
+    useSettings,
+    useTimeline,
+    useUi,
+    useWatchers,
+  ]) {
+    s.getState().reset();
+  }
+}

@@ -1,0 +1,76 @@
+// The open session's transcript (paged backwards) and the composer's send.
+import { create } from 'zustand';
+import type { GatewayEvent, TranscriptMessage } from '../../../shared/ipc';
+import { call } from '../lib/api';
+
+interface SessionState {
+  key: string | null;
+  messages: TranscriptMessage[];
+  hasMore: boolean;
+  loading: boolean;
+  sending: boolean;
+  open(key: string): Promise<void>;
+  loadOlder(): Promise<void>;
+  send(text: string): Promise<void>;
+  cancelRun(): Promise<boolean>;
+  applyEvents(events: GatewayEvent[]): void;
+  reset(): void;
+}
+
+const initial = {
+  key: null as string | null,
+  messages: [] as TranscriptMessage[],
+  hasMore: false,
+  loading: false,
+  sending: false,
+};
+
+function merge(a: TranscriptMessage[], b: TranscriptMessage[]): TranscriptMessage[] {
+  const byId = new Map<number, TranscriptMessage>();
+  for (const m of a) byId.set(m.id, m);
+  for (const m of b) byId.set(m.id, m);
+  return [...byId.values()].sort((x, y) => x.id - y.id);
+}
+
+export const useSession = create<SessionState>()((set, get) => ({
+  ...initial,
+  async open(key) {
+    set({ ...initial, key, loading: true });
+    const page = await call('transcript:page', { sessionKey: key });
+    if (get().key !== key) return;
+    set((s) => ({ messages: merge(page.messages, s.messages), hasMore: page.hasMore, loading: false }));
+  },
+  async loadOlder() {
+    const { key, messages, hasMore, loading } = get();
+    if (!key || !hasMore || loading) return;
+    set({ loading: true });
+    const beforeId = messages[0]?.id;
+    const page = await call('transcript:page', { sessionKey: key, ...(beforeId ? { beforeId } : {}) });
+    if (get().key !== key) return;
+    set((s) => ({ messages: merge(page.messages, s.messages), hasMore: page.hasMore, loading: false }));
+  },
+  async send(text) {
+    const key = get().key;
+    if (!key) return;
+    set({ sending: true });
+    try {
+      await call('human:send', { sessionKey: key, text });
+    } finally {
+      set({ sending: false });
+    }
+  },
+  async cancelRun() {
+    const key = get().key;
+    if (!key) return false;
+    return (await call('runs:cancel', { sessionKey: key })).cancelled;
+  },
+  applyEvents(events) {
+    const key = get().key;
+    if (!key) return;
+    const fresh = events.flatMap((e) =>
+      e.type === 'transcript:appended' && e.message.sessionKey === key ? [e.message] : [],
+    );
+    if (fresh.length) set((s) => ({ messages: merge(s.messages, fresh) }));
+  },
+  reset: () => set(initial),
+}));

@@ -1,0 +1,37 @@
+// Navigation and chrome: which view and session are open, the palette, the last error.
+import { create } from 'zustand';
+
+export type View = 'session' | 'inbox' | 'catalog' | 'settings';
+export type SessionTab = 'transcript' | 'timeline' | 'watchers';
+
+interface UiState {
+  view: View;
+  tab: SessionTab;
+  selectedKey: string | null;
+  paletteOpen: boolean;
+  error: string | null;
+  openSession(key: string, tab?: SessionTab): void;
+  setView(view: View): void;
+  setTab(tab: SessionTab): void;
+  setPalette(open: boolean): void;
+  setError(error: string | null): void;
+  reset(): void;
+}
+
+const initial = {
+  view: 'session' as View,
+  tab: 'transcript' as SessionTab,
+  selectedKey: null as string | null,
+  paletteOpen: false,
+  error: null as string | null,
+};
+
+export const useUi = create<UiState>()((set) => ({
+  ...initial,
+  openSession: (key, tab) => set((s) => ({ selectedKey: key, view: 'session', tab: tab ?? s.tab })),
+  setView: (view) => set({ view }),
+  setTab: (tab) => set({ tab, view: 'session' }),
+  setPalette: (paletteOpen) => set({ paletteOpen }),
+  setError: (error) => set({ error }),
+  reset: () => set(initial),
+}));

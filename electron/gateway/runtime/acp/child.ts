@@ -209,8 +209,9 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
     if (err instanceof RequestError)
       return `agent returned a protocol error: ${err.message} (code ${err.code})`;
     if (this.failure !== undefined) return this.failure;
-    const fallback = err instanceof Error ? err.message : String(err);
-    return Promise.race([this.failed, delay(1_000).then(() => fallback)]);
+    const message = err instanceof Error ? err.message : String(err);
+    if (!this.conn.signal.aborted) return message;
+    return Promise.race([this.failed, delay(1_000).then(() => `connection to the agent closed: ${message}`)]);
   }
 
   /** First fatal event wins: it ends the running prompt, poisons later ones, stops the process. */

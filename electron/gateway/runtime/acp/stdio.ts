@@ -103,12 +103,14 @@ export class NdJsonInspector {
 
 /** A web ReadableStream over the child's stdout that lets the inspector see every byte first. */
 export function inspectedReadable(stdout: Readable, inspector: NdJsonInspector): ReadableStream<Uint8Array> {
+  // Set when the stream ends, errors or the SDK cancels it; later events must not touch the controller.
+  let done = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      let done = false;
       stdout.on('data', (chunk: Buffer) => {
         if (done) return;
         inspector.push(chunk);
+        if (done) return; // a malformed line can close the connection, and so this stream, synchronously
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
       });
       stdout.once('end', () => {
@@ -124,6 +126,7 @@ export function inspectedReadable(stdout: Readable, inspector: NdJsonInspector):
       });
     },
     cancel() {
+      done = true;
       stdout.destroy();
     },
   });

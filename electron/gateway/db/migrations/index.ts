@@ -3,5 +3,6 @@ import type { Migration } from '../migrate';
 import { migration001 } from './001-state-core';
 import { migration002 } from './002-runtime';
 import { migration003 } from './003-catalog';
+import { migration004 } from './004-ui';
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004];

@@ -37,6 +37,8 @@ export interface ScanState {
   lit: string;
   caps: [PathSeg[], unknown][];
   extra: number;
+  /** Characters of captured strings so far (bounded by CAPTURE_BUDGET). */
+  held: number;
   print: TextPrint;
   bad: boolean;
 }
@@ -58,9 +60,11 @@ const MAX_DEPTH = 256;
 const MAX_CAPS = 256;
 const MAX_EXTRA = 16;
 export const CAPTURE_CHARS = 2048;
+/** All captured strings of one row together; the classifiers only read prefixes. */
+export const CAPTURE_BUDGET = 16 * 1024;
 
 export function newScan(): ScanState {
-  return { mode: Mode.Value, stack: [], str: null, lit: '', caps: [], extra: 0, print: newPrint(), bad: false };
+  return { mode: Mode.Value, stack: [], str: null, lit: '', caps: [], extra: 0, held: 0, print: newPrint(), bad: false };
 }
 
 function isWs(c: string): boolean {
@@ -148,7 +152,11 @@ function strChar(st: ScanState, s: StrState, ch: string): void {
     if (s.buf.length < 256) s.buf += ch;
     return;
   }
-  if (s.cap && s.buf.length < CAPTURE_CHARS) s.buf += ch;
+  // Short fields (types, roles, flags) are always kept whole; long texts share the budget.
+  if (s.cap && s.buf.length < CAPTURE_CHARS && (s.buf.length < 64 || st.held < CAPTURE_BUDGET)) {
+    s.buf += ch;
+    st.held++;
+  }
   if (s.text) printFeed(st.print, ch);
 }
 

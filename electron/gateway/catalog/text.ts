@@ -10,14 +10,10 @@ export interface TextPrint {
   h2: number;
   /** A whitespace run is pending (emitted as one space before the next visible character). */
   pend: boolean;
-  /** The first normalised characters (bounded), for prefix rules of the classifiers. */
-  pre: string;
 }
 
-export const PREFIX_CHARS = 4096;
-
 export function newPrint(): TextPrint {
-  return { n: 0, h1: 0, h2: 0x811c9dc5, pend: false, pre: '' };
+  return { n: 0, h1: 0, h2: 0x811c9dc5, pend: false };
 }
 
 function isSpace(c: number): boolean {
@@ -43,11 +39,9 @@ export function printFeed(p: TextPrint, s: string): void {
     }
     if (p.pend) {
       push(p, 32);
-      if (p.pre.length < PREFIX_CHARS) p.pre += ' ';
       p.pend = false;
     }
     push(p, c);
-    if (p.pre.length < PREFIX_CHARS) p.pre += s[i];
   }
 }
 

@@ -1,0 +1,151 @@
+// E2E harness: build the renderer once (guarded by a lock, rebuilt when sources are newer),
+// start browser mode in-process on port 0 with a fresh data dir, drive Debian's Chromium.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createGateway } from '../../electron/gateway/index';
+import { createDismissalStore } from '../../electron/gateway/api/dismissals';
+import { startWebServer, type WebServer } from '../../electron/web/server';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const RENDERER_DIR = path.join(ROOT, 'out/renderer');
+export const SCREENSHOTS = path.join(ROOT, 'docs/screenshots');
+const LOCK = path.join(ROOT, 'out/.renderer-build.lock');
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p));
+    else newest = Math.max(newest, fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function rendererIsFresh(): boolean {
+  const index = path.join(RENDERER_DIR, 'index.html');
+  if (!fs.existsSync(index)) return false;
+  const sources = Math.max(newestMtime(path.join(ROOT, 'renderer')), newestMtime(path.join(ROOT, 'shared')));
+  return fs.statSync(index).mtimeMs >= sources;
+}
+
+/** Builds out/renderer with vite when it is missing or older than its sources. */
+export async function ensureRenderer(): Promise<void> {
+  if (rendererIsFresh()) return;
+  fs.mkdirSync(path.dirname(LOCK), { recursive: true });
+  for (;;) {
+    try {
+      fs.mkdirSync(LOCK);
+      break;
+    } catch {
+      // Another test file is building; a lock older than two minutes is a leftover.
+      const age = Date.now() - (fs.statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 120_000) fs.rmSync(LOCK, { recursive: true, force: true });
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  try {
+    if (rendererIsFresh()) return;
+    const { build } = await import('vite');
+    await build({ configFile: path.join(ROOT, 'renderer/vite.config.ts'), logLevel: 'warn' });
+  } finally {
+    fs.rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+export function tmpDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export interface App {
+  gateway: ReturnType<typeof createGateway>;
+  server: WebServer;
+  dataDir: string;
+  catalogRoot: string;
+  close(): Promise<void>;
+}
+
+export async function startApp(): Promise<App> {
+  const dataDir = tmpDir('sightline-e2e-data-');
+  const catalogRoot = tmpDir('sightline-e2e-catalog-');
+  const roots = Object.fromEntries(
+    ['claude', 'codex', 'opencode', 'pi'].map((p) => {
+      const dir = path.join(catalogRoot, p);
+      fs.mkdirSync(dir, { recursive: true });
+      return [p, dir];
+    }),
+  );
+  const gateway = createGateway({ dataDir, autoStart: true, catalogRoots: roots });
+  const server = await startWebServer({
+    gateway,
+    rendererDir: RENDERER_DIR,
+    dismissals: createDismissalStore(gateway.db),
+    app: { version: 'e2e', dataDir },
+  });
+  return {
+    gateway,
+    server,
+    dataDir,
+    catalogRoot,
+    async close() {
+      await server.close();
+      gateway.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(catalogRoot, { recursive: true, force: true });
+    },
+  };
+}
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** Chromium with a fresh user-data dir; page errors fail loudly through `errors`. */
+export async function openBrowser(url: string): Promise<Browser & { errors: string[] }> {
+  const profile = tmpDir('sightline-e2e-chromium-');
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1400, height: 860 },
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  await page.goto(url);
+  await page.locator('[data-testid="app"][data-ready="true"]').waitFor();
+  return {
+    context,
+    page,
+    errors,
+    async close() {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+}
+
+export function row(page: Page, sessionKey: string) {
+  return page.locator(`[data-testid="session-row"][data-session-key="${sessionKey}"]`);
+}

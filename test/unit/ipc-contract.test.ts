@@ -1,0 +1,217 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  CHANNEL_LIST,
+  CHANNELS,
+  isChannel,
+  parseArgs,
+  type AgentView,
+  type AppInfo,
+  type ArgsOf,
+  type CatalogEntry,
+  type Channel,
+  type DemoFleet,
+  type Envelope,
+  type EventKind,
+  type ActorType,
+  type FleetSnapshot,
+  type Goal,
+  type GoalStatus,
+  type InboxItem,
+  type PushBatch,
+  type ResultOf,
+  type SessionView,
+  type SightlineApi,
+  type TimelinePage,
+  type TranscriptPage,
+  type WatchersView,
+} from '../../shared/ipc';
+
+type Empty = Record<string, never>;
+
+describe('IPC contract types', () => {
+  it('pins every channel name', () => {
+    expect([...CHANNEL_LIST].sort()).toEqual([
+      'agents:list',
+      'agents:save',
+      'app:info',
+      'catalog:adopt',
+      'catalog:list',
+      'demo:start',
+      'fleet:snapshot',
+      'goals:clear',
+      'goals:set',
+      'human:send',
+      'inbox:dismiss',
+      'inbox:list',
+      'runs:cancel',
+      'sessions:get',
+      'timeline:page',
+      'transcript:page',
+      'watchers:get',
+    ]);
+    for (const c of CHANNEL_LIST) expect(c).toMatch(/^[a-z]+:[a-z]+$/);
+    expect(isChannel(CHANNELS.fleetSnapshot)).toBe(true);
+    expect(isChannel('fleet:nope')).toBe(false);
+  });
+
+  it('pins argument types', () => {
+    expectTypeOf<ArgsOf<'fleet:snapshot'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ArgsOf<'sessions:get'>>().toEqualTypeOf<{ sessionKey: string }>();
+    expectTypeOf<ArgsOf<'transcript:page'>>().toEqualTypeOf<{
+      sessionKey: string;
+      beforeId?: number | undefined;
+      limit?: number | undefined;
+    }>();
+    expectTypeOf<ArgsOf<'human:send'>>().toEqualTypeOf<{ sessionKey: string; text: string }>();
+    expectTypeOf<ArgsOf<'runs:cancel'>>().toEqualTypeOf<{ sessionKey: string }>();
+    expectTypeOf<ArgsOf<'goals:set'>>().toEqualTypeOf<{
+      sessionKey: string;
+      objective?: string | undefined;
+      status?: GoalStatus | undefined;
+    }>();
+    expectTypeOf<ArgsOf<'goals:clear'>>().toEqualTypeOf<{ sessionKey: string }>();
+    expectTypeOf<ArgsOf<'timeline:page'>>().toEqualTypeOf<{
+      sessionKey: string;
+      agentId?: string | undefined;
+      beforeSequence?: number | undefined;
+      limit?: number | undefined;
+      kinds?: EventKind[] | undefined;
+      actorTypes?: ActorType[] | undefined;
+    }>();
+    expectTypeOf<ArgsOf<'watchers:get'>>().toEqualTypeOf<{ sessionKey: string }>();
+    expectTypeOf<ArgsOf<'inbox:list'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ArgsOf<'inbox:dismiss'>>().toEqualTypeOf<{ id: string }>();
+    expectTypeOf<ArgsOf<'catalog:list'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ArgsOf<'catalog:adopt'>>().toEqualTypeOf<{
+      provider: 'claude' | 'codex' | 'opencode' | 'pi';
+      threadId: string;
+    }>();
+    expectTypeOf<ArgsOf<'demo:start'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ArgsOf<'agents:list'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ArgsOf<'agents:save'>>().toEqualTypeOf<{
+      id: string;
+      name?: string | undefined;
+      provider?: 'scripted' | 'openai' | 'anthropic' | undefined;
+      model?: string | undefined;
+      baseUrl?: string | undefined;
+      apiKey?: string | undefined;
+      clearApiKey?: boolean | undefined;
+      systemPrompt?: string | undefined;
+      heartbeatSeconds?: number | undefined;
+    }>();
+    expectTypeOf<ArgsOf<'app:info'>>().toEqualTypeOf<Empty>();
+  });
+
+  it('pins result types', () => {
+    expectTypeOf<ResultOf<'fleet:snapshot'>>().toEqualTypeOf<FleetSnapshot>();
+    expectTypeOf<ResultOf<'sessions:get'>>().toEqualTypeOf<SessionView>();
+    expectTypeOf<ResultOf<'transcript:page'>>().toEqualTypeOf<TranscriptPage>();
+    expectTypeOf<ResultOf<'human:send'>>().toEqualTypeOf<{ accepted: true }>();
+    expectTypeOf<ResultOf<'runs:cancel'>>().toEqualTypeOf<{ cancelled: boolean }>();
+    expectTypeOf<ResultOf<'goals:set'>>().toEqualTypeOf<Goal>();
+    expectTypeOf<ResultOf<'goals:clear'>>().toEqualTypeOf<{ cleared: true }>();
+    expectTypeOf<ResultOf<'timeline:page'>>().toEqualTypeOf<TimelinePage>();
+    expectTypeOf<ResultOf<'watchers:get'>>().toEqualTypeOf<WatchersView>();
+    expectTypeOf<ResultOf<'inbox:list'>>().toEqualTypeOf<InboxItem[]>();
+    expectTypeOf<ResultOf<'inbox:dismiss'>>().toEqualTypeOf<{ dismissed: true }>();
+    expectTypeOf<ResultOf<'catalog:list'>>().toEqualTypeOf<CatalogEntry[]>();
+    expectTypeOf<ResultOf<'catalog:adopt'>>().toEqualTypeOf<SessionView>();
+    expectTypeOf<ResultOf<'demo:start'>>().toEqualTypeOf<DemoFleet>();
+    expectTypeOf<ResultOf<'agents:list'>>().toEqualTypeOf<AgentView[]>();
+    expectTypeOf<ResultOf<'agents:save'>>().toEqualTypeOf<AgentView>();
+    expectTypeOf<ResultOf<'app:info'>>().toEqualTypeOf<AppInfo>();
+    expectTypeOf<AgentView>().not.toHaveProperty('apiKey');
+    expectTypeOf<AgentView['hasApiKey']>().toEqualTypeOf<boolean>();
+  });
+
+  it('pins the window.sightline API and the envelope', () => {
+    expectTypeOf<SightlineApi['invoke']>().toBeFunction();
+    expectTypeOf<ReturnType<SightlineApi['subscribe']>>().toEqualTypeOf<() => void>();
+    expectTypeOf<Parameters<SightlineApi['subscribe']>[0]>().toEqualTypeOf<(batch: PushBatch) => void>();
+    type R = Awaited<ReturnType<typeof _invokeSnapshot>>;
+    expectTypeOf<R>().toEqualTypeOf<Envelope<FleetSnapshot>>();
+    expectTypeOf<Extract<Envelope<number>, { ok: false }>['error']['code']>().toEqualTypeOf<
+      'invalid_argument' | 'not_found' | 'forbidden' | 'unavailable' | 'unknown_channel' | 'internal'
+    >();
+    expectTypeOf<Channel>().toEqualTypeOf<(typeof CHANNEL_LIST)[number]>();
+  });
+});
+
+declare const api: SightlineApi;
+const _invokeSnapshot = () => api.invoke('fleet:snapshot', {});
+
+const bad = (channel: Channel, raw: unknown) => {
+  const r = parseArgs(channel, raw);
+  return r.ok ? 'accepted' : r.message;
+};
+
+describe('IPC argument schemas', () => {
+  it('accepts valid arguments and applies defaults and clamps', () => {
+    expect(parseArgs('fleet:snapshot', undefined)).toEqual({ ok: true, value: {} });
+    expect(parseArgs('transcript:page', { sessionKey: 'agent:main:main' })).toEqual({
+      ok: true,
+      value: { sessionKey: 'agent:main:main', limit: 100 },
+    });
+    expect(parseArgs('transcript:page', { sessionKey: 'k', limit: 10_000, beforeId: 7 })).toEqual({
+      ok: true,
+      value: { sessionKey: 'k', limit: 500, beforeId: 7 },
+    });
+    expect(parseArgs('timeline:page', { sessionKey: 'k', limit: -3 })).toEqual({
+      ok: true,
+      value: { sessionKey: 'k', limit: 1 },
+    });
+    expect(
+      parseArgs('timeline:page', { sessionKey: 'k', kinds: ['run_failed'], actorTypes: ['human'] }),
+    ).toEqual({
+      ok: true,
+      value: { sessionKey: 'k', limit: 200, kinds: ['run_failed'], actorTypes: ['human'] },
+    });
+    expect(parseArgs('human:send', { sessionKey: 'k', text: 'x'.repeat(100_000) }).ok).toBe(true);
+    expect(parseArgs('goals:set', { sessionKey: 'k', status: 'paused' })).toEqual({
+      ok: true,
+      value: { sessionKey: 'k', status: 'paused' },
+    });
+    expect(
+      parseArgs('agents:save', { id: 'Main', apiKey: 'sk-1', heartbeatSeconds: 0, baseUrl: '' }).ok,
+    ).toBe(true);
+    expect(parseArgs('catalog:adopt', { provider: 'codex', threadId: 't-1' }).ok).toBe(true);
+  });
+
+  it('refuses invalid arguments with exact messages', () => {
+    expect(bad('sessions:get', {})).toBe('sessionKey: sessionKey must be a string');
+    expect(bad('sessions:get', { sessionKey: '' })).toBe('sessionKey: sessionKey must not be empty');
+    expect(bad('sessions:get', { sessionKey: 'k'.repeat(513) })).toBe(
+      'sessionKey: sessionKey must be at most 512 characters',
+    );
+    expect(bad('sessions:get', { sessionKey: 'k', extra: 1 })).toBe('Unrecognized key: "extra"');
+    expect(bad('sessions:get', null)).toBe('Invalid input: expected object, received null');
+    expect(bad('human:send', { sessionKey: 'k', text: 'x'.repeat(100_001) })).toBe(
+      'text: text must be at most 100000 characters',
+    );
+    expect(bad('human:send', { sessionKey: 'k', text: '   ' })).toBe('text: text must not be empty');
+    expect(bad('transcript:page', { sessionKey: 'k', limit: 1.5 })).toBe('limit: limit must be an integer');
+    expect(bad('transcript:page', { sessionKey: 'k', beforeId: -1 })).toBe(
+      'beforeId: beforeId must be a non-negative integer',
+    );
+    expect(bad('timeline:page', { sessionKey: 'k', kinds: ['nope'] })).toBe('kinds.0: unknown event kind');
+    expect(bad('timeline:page', { sessionKey: 'k', actorTypes: ['robot'] })).toBe(
+      'actorTypes.0: unknown actor type',
+    );
+    expect(bad('goals:set', { sessionKey: 'k' })).toBe('goal needs an objective or a status');
+    expect(bad('goals:set', { sessionKey: 'k', status: 'finished' })).toBe(
+      'status: status must be one of active, paused, blocked, done',
+    );
+    expect(bad('catalog:adopt', { provider: 'cursor', threadId: 't' })).toBe(
+      'provider: provider must be one of claude, codex, opencode, pi',
+    );
+    expect(bad('agents:save', { id: '-x' })).toBe('id: id must match [a-z0-9][a-z0-9_-]{0,63}');
+    expect(bad('agents:save', { id: 'main', baseUrl: 'file:///etc' })).toBe(
+      'baseUrl: baseUrl must be an http(s) URL',
+    );
+    expect(bad('agents:save', { id: 'main', heartbeatSeconds: 86_401 })).toBe(
+      'heartbeatSeconds: heartbeatSeconds must be between 0 and 86400',
+    );
+    expect(bad('inbox:dismiss', { id: '' })).toBe('id: id must not be empty');
+    expect(bad('fleet:snapshot', { x: 1 })).toBe('Unrecognized key: "x"');
+  });
+});

@@ -44,10 +44,16 @@ export function createGateway(options: GatewayOptions): Gateway {
   const events = new EventHub(logger);
   const store = createSessionStore(db, now);
   const transcripts = createTranscriptStore(db, now);
-  let runtime: Runtime | undefined;
+  // The runtime is built after the state core it needs; callbacks below reach it late.
+  const late: { runtime?: Runtime } = {};
 
-  const queues = new NoticeQueues((sessionKey, entry) => events.emit({ type: 'notice:queued', sessionKey, entry }));
-  const waker = new HeartbeatWaker(now, (key) => isMainKey(key) || (runtime?.isMainSession(key) ?? false));
+  const queues = new NoticeQueues((sessionKey, entry) =>
+    events.emit({ type: 'notice:queued', sessionKey, entry }),
+  );
+  const waker = new HeartbeatWaker(
+    now,
+    (key) => isMainKey(key) || (late.runtime?.isMainSession(key) ?? false),
+  );
   const sessionExists = (key: string) => store.get(key) !== undefined;
   const state = createStateCore({ db, now, logger, queues, waker, sessionExists, emit: events.emit });
 
@@ -60,7 +66,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     drain: (sessionKey) => {
       const key = parseSessionKey(sessionKey).key;
       const entries = queues.take(key);
-      const targets = entries.map((e) => decodeNoticeContextKey(e.contextKey)).filter((t): t is string => !!t);
+      const targets = entries
+        .map((e) => decodeNoticeContextKey(e.contextKey))
+        .filter((t): t is string => !!t);
       if (entries.length) events.emit({ type: 'notice:drained', sessionKey: key, entries });
       // Acknowledge on drain: only session-state entries acknowledge, each its own target.
       if (targets.length) state.acknowledge(key, targets);
@@ -82,7 +90,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       transcripts.clear(k);
       state.removeCursorsHeldBy(k);
       queues.clear(k);
-      runtime?.onReset(k);
+      late.runtime?.onReset(k);
       events.emit({ type: 'session:changed', sessionKey: k });
     },
     delete(key, agentId) {
@@ -95,13 +103,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       })();
       queues.clear(k.key);
       waker.forget(k.key);
-      runtime?.onDelete(k.key);
+      late.runtime?.onDelete(k.key);
       events.emit({ type: 'session:deleted', sessionKey: k.key });
     },
   };
 
   const registry = new ToolRegistry();
-  const describe = (key: string) => runtime?.describe(key) ?? {};
+  const describe = (key: string) => late.runtime?.describe(key) ?? {};
   registry.register(sessionStatusTool({ sessions: store, state, describe }));
   registry.register(sessionsListTool({ sessions: store, state, describe }));
 
@@ -115,7 +123,20 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
   };
 
-  runtime = createRuntime({ db, now, logger, events, store, transcripts, state, notices, waker, registry, sessions, autoStart });
+  const runtime = createRuntime({
+    db,
+    now,
+    logger,
+    events,
+    store,
+    transcripts,
+    state,
+    notices,
+    waker,
+    registry,
+    sessions,
+    autoStart,
+  });
 
   // Start-up: re-queue pending notices from durable cursors, then prune (also without timers).
   state.sweep();
@@ -142,7 +163,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (closed) return;
       closed = true;
       waker.enableTimers(false);
-      runtime?.stop();
+      runtime.stop();
       db.close();
     },
   };

@@ -18,8 +18,15 @@ describe('coordinator, workers and a human intervention', () => {
     const gw = setup('200', '3');
     const wakes: string[] = [];
     gw.waker.onWake((k) => wakes.push(k));
-    await gw.human.send('agent:main:main', 'Ship it: research the changes, draft the notes, review the draft');
-    await until(() => gw.sessions.list().filter((s) => s.parentKey === 'agent:main:main').length === 3, 5000, 'spawns');
+    await gw.human.send(
+      'agent:main:main',
+      'Ship it: research the changes, draft the notes, review the draft',
+    );
+    await until(
+      () => gw.sessions.list().filter((s) => s.parentKey === 'agent:main:main').length === 3,
+      5000,
+      'spawns',
+    );
     const workers = gw.sessions.list().filter((s) => s.parentKey === 'agent:main:main');
     for (const w of workers) {
       const v = gw.state.version(w.key);
@@ -32,15 +39,34 @@ describe('coordinator, workers and a human intervention', () => {
     wakes.length = 0;
     await gw.human.send(worker.key, 'Use the changelog from the release branch, not main.');
     const [event] = gw.state.changesSince(worker.key, seeded).events;
-    expect(event).toMatchObject({ kind: 'human_direct_message', actorType: 'human', summary: 'human message via desktop', payload: { channel: 'desktop' } });
+    expect(event).toMatchObject({
+      kind: 'human_direct_message',
+      actorType: 'human',
+      summary: 'human message via desktop',
+      payload: { channel: 'desktop' },
+    });
     // Exactly one notice line, naming the seeded position; the main watcher was woken once.
     expect(wakes).toEqual(['agent:main:main']);
-    await until(() => gw.transcripts.all('agent:main:main').some((m) => m.toolName === 'session_status'), 5000, 'reconcile');
+    await until(
+      () => gw.transcripts.all('agent:main:main').some((m) => m.toolName === 'session_status'),
+      5000,
+      'reconcile',
+    );
     const transcript = gw.transcripts.all('agent:main:main');
     const call = transcript.flatMap((m) => m.toolCalls ?? []).find((c) => c.name === 'session_status');
     expect(call?.arguments).toEqual({ sessionKey: worker.key, changesSince: seeded });
-    await until(() => gw.runtime.sessionStatus('agent:main:main') === 'idle' && transcript.length < gw.transcripts.all('agent:main:main').length, 5000, 'reply');
-    const reply = gw.transcripts.all('agent:main:main').filter((m) => m.role === 'assistant').map((m) => m.text).join('\n');
+    await until(
+      () =>
+        gw.runtime.sessionStatus('agent:main:main') === 'idle' &&
+        transcript.length < gw.transcripts.all('agent:main:main').length,
+      5000,
+      'reply',
+    );
+    const reply = gw.transcripts
+      .all('agent:main:main')
+      .filter((m) => m.role === 'assistant')
+      .map((m) => m.text)
+      .join('\n');
     expect(reply).toContain('human message via desktop');
     expect(reply).toContain('A human intervened directly');
     expect(gw.state.cursor('agent:main:main', worker.key)!.lastSeen).toBe(event!.sequence);
@@ -50,10 +76,20 @@ describe('coordinator, workers and a human intervention', () => {
   it('queues exactly one notice line for twenty human messages before the coordinator drains', async () => {
     const gw = setup();
     gw.sessions.create({ key: 'agent:main:subagent:w1', parentKey: 'agent:main:main' });
-    const spawned = gw.state.record({ sessionKey: 'agent:main:subagent:w1', kind: 'child_spawned', actorType: 'agent', actorId: 'agent:main:main', summary: 'child session spawned', watchers: ['agent:main:main'] })!;
+    const spawned = gw.state.record({
+      sessionKey: 'agent:main:subagent:w1',
+      kind: 'child_spawned',
+      actorType: 'agent',
+      actorId: 'agent:main:main',
+      summary: 'child session spawned',
+      watchers: ['agent:main:main'],
+    })!;
     for (let i = 0; i < 20; i++) await gw.human.send('agent:main:subagent:w1', `instruction ${i}`);
     expect(gw.notices.peek('agent:main:main')).toEqual([
-      { text: noticeText('agent:main:subagent:w1', spawned.sequence), contextKey: expect.stringMatching(/^session-state:[0-9a-f]+$/) },
+      {
+        text: noticeText('agent:main:subagent:w1', spawned.sequence),
+        contextKey: expect.stringMatching(/^session-state:[0-9a-f]+$/),
+      },
     ]);
     await gw.runtime.idle();
   });
@@ -61,7 +97,10 @@ describe('coordinator, workers and a human intervention', () => {
   it('records run_failed cancelled for a cancelled worker and timeout for a timed-out one', async () => {
     const gw = setup('20', '3');
     const spawn = (task: string, timeoutSeconds?: number) =>
-      gw.tools.call('agent:main:main', 'sessions_spawn', { task, ...(timeoutSeconds ? { timeoutSeconds } : {}) });
+      gw.tools.call('agent:main:main', 'sessions_spawn', {
+        task,
+        ...(timeoutSeconds ? { timeoutSeconds } : {}),
+      });
     const a = await spawn('Index the repository [hang]');
     const b = await spawn('Crawl the docs [hang]', 1);
     const c = await spawn('Summarise the notes');
@@ -70,15 +109,35 @@ describe('coordinator, workers and a human intervention', () => {
     await until(() => gw.runtime.sessionStatus(key(a)) === 'running', 2000, 'worker running');
     expect(gw.runtime.cancel(key(a))).toBe(true);
     await until(() => gw.runtime.sessionStatus(key(b)) === 'failed', 4000, 'timeout');
-    await until(() => gw.runtime.sessionStatus(key(c)) === 'idle' && gw.runtime.sessionStatus(key(d)) === 'failed', 4000, 'done');
+    await until(
+      () => gw.runtime.sessionStatus(key(c)) === 'idle' && gw.runtime.sessionStatus(key(d)) === 'failed',
+      4000,
+      'done',
+    );
     const last = (k: string) => gw.state.changesSince(k, 0).events.at(-1);
-    expect(last(key(a))).toMatchObject({ kind: 'run_failed', summary: 'child run cancelled', payload: { outcome: 'cancelled' } });
-    expect(last(key(b))).toMatchObject({ kind: 'run_failed', summary: 'child run timed out', payload: { outcome: 'timeout' } });
+    expect(last(key(a))).toMatchObject({
+      kind: 'run_failed',
+      summary: 'child run cancelled',
+      payload: { outcome: 'cancelled' },
+    });
+    expect(last(key(b))).toMatchObject({
+      kind: 'run_failed',
+      summary: 'child run timed out',
+      payload: { outcome: 'timeout' },
+    });
     expect(last(key(c))).toMatchObject({ kind: 'run_completed', summary: 'child run completed' });
-    expect(last(key(d))).toMatchObject({ kind: 'run_failed', summary: 'child run failed', payload: { outcome: 'error' } });
+    expect(last(key(d))).toMatchObject({
+      kind: 'run_failed',
+      summary: 'child run failed',
+      payload: { outcome: 'error' },
+    });
     // Log-only kinds: the parent's queue holds no stale-state notice for them.
     expect(gw.notices.peek('agent:main:main')).toEqual([]);
-    await until(() => gw.transcripts.all('agent:main:main').filter((m) => m.role === 'assistant').length >= 1, 4000, 'announcements');
+    await until(
+      () => gw.transcripts.all('agent:main:main').filter((m) => m.role === 'assistant').length >= 1,
+      4000,
+      'announcements',
+    );
     await gw.runtime.idle();
   });
 });

@@ -32,9 +32,20 @@ export interface AgentToolDeps {
   engine: TurnEngine;
   emit: (e: GatewayEvent) => void;
   /** ACP children (runtime: "acp"); undefined until that layer is wired. */
-  spawnAcp?: (input: { caller: string; task: string; label?: string; profile?: string; timeoutMs?: number; agentId: string }) => Promise<Record<string, unknown>>;
+  spawnAcp?: (input: {
+    caller: string;
+    task: string;
+    label?: string;
+    profile?: string;
+    timeoutMs?: number;
+    agentId: string;
+  }) => Promise<Record<string, unknown>>;
   /** Sends into sessions that are not native (ACP children, adopted sessions). True when handled. */
-  deliverExternal?: (targetKey: string, text: string, from: { type: 'agent' | 'human'; id: string }) => Promise<boolean>;
+  deliverExternal?: (
+    targetKey: string,
+    text: string,
+    from: { type: 'agent' | 'human'; id: string },
+  ) => Promise<boolean>;
 }
 
 function knownSession(deps: AgentToolDeps, raw: string) {
@@ -81,7 +92,8 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
 
   const send: ToolDefinition = {
     name: 'sessions_send',
-    description: 'Send a message to another session (starts its turn). watch: true makes you a watcher of it.',
+    description:
+      'Send a message to another session (starts its turn). watch: true makes you a watcher of it.',
     parameters: {
       type: 'object',
       properties: { sessionKey: { type: 'string' }, message: { type: 'string' }, watch: { type: 'boolean' } },
@@ -91,10 +103,16 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
       const session = knownSession(deps, requireString(args, 'sessionKey'));
       const message = requireString(args, 'message', MESSAGE_MAX_CHARS);
       const watch = optionalBoolean(args, 'watch');
-      if (session.key === ctx.caller) throw new ToolError('sessions_send cannot send to the calling session itself');
+      if (session.key === ctx.caller)
+        throw new ToolError('sessions_send cannot send to the calling session itself');
       const external = await deps.deliverExternal?.(session.key, message, { type: 'agent', id: ctx.caller });
       if (!external) {
-        const m = deps.transcripts.append(session.key, { role: 'user', actorType: 'agent', actorId: ctx.caller, text: message });
+        const m = deps.transcripts.append(session.key, {
+          role: 'user',
+          actorType: 'agent',
+          actorId: ctx.caller,
+          text: message,
+        });
         deps.emit({ type: 'transcript:appended', message: m });
         void deps.engine.enqueue(session.key, { kind: 'user' });
       }
@@ -132,7 +150,14 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
       if (runtime === 'acp') {
         if (!deps.spawnAcp) throw new ToolError('ACP children are not available in this gateway');
         const profile = optionalString(args, 'profile', 64);
-        return deps.spawnAcp({ caller: ctx.caller, task, agentId, ...(label ? { label } : {}), ...(profile ? { profile } : {}), ...(timeoutMs ? { timeoutMs } : {}) });
+        return deps.spawnAcp({
+          caller: ctx.caller,
+          task,
+          agentId,
+          ...(label ? { label } : {}),
+          ...(profile ? { profile } : {}),
+          ...(timeoutMs ? { timeoutMs } : {}),
+        });
       }
       const childKey = `agent:${agentId}:subagent:${randomUUID().slice(0, 8)}`;
       deps.store.create({ key: childKey, parentKey: ctx.caller, label: label ?? task.slice(0, 80) });
@@ -146,12 +171,20 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
         summary: 'child session spawned',
         watchers: [ctx.caller],
       });
-      const m = deps.transcripts.append(childKey, { role: 'user', actorType: 'agent', actorId: ctx.caller, text: task });
+      const m = deps.transcripts.append(childKey, {
+        role: 'user',
+        actorType: 'agent',
+        actorId: ctx.caller,
+        text: task,
+      });
       deps.emit({ type: 'transcript:appended', message: m });
       const runId = randomUUID();
       const run = deps.runs.start(runId, childKey, 'queued', deps.now());
       deps.emit({ type: 'run:changed', run });
-      void deps.engine.enqueue(childKey, { kind: 'task', spawn: { parentKey: ctx.caller, runId, ...(timeoutMs ? { timeoutMs } : {}) } });
+      void deps.engine.enqueue(childKey, {
+        kind: 'task',
+        spawn: { parentKey: ctx.caller, runId, ...(timeoutMs ? { timeoutMs } : {}) },
+      });
       return { status: 'accepted', childSessionKey: childKey, runId, runtime: 'native' };
     },
   };
@@ -166,13 +199,22 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
     run(ctx, args) {
       const objective = optionalString(args, 'objective', 2000);
       const status = optionalString(args, 'status', 16);
-      if (objective === undefined && status === undefined) throw new ToolError('objective or status is required');
+      if (objective === undefined && status === undefined)
+        throw new ToolError('objective or status is required');
       if (status !== undefined && !(GOAL_STATUSES as readonly string[]).includes(status)) {
         throw new ToolError(`status must be one of ${GOAL_STATUSES.join(', ')}`);
       }
-      if (!deps.goals.get(ctx.caller) && objective === undefined) throw new ToolError('objective is required to create a goal');
+      if (!deps.goals.get(ctx.caller) && objective === undefined)
+        throw new ToolError('objective is required to create a goal');
       try {
-        const goal = deps.goals.set(ctx.caller, { ...(objective !== undefined ? { objective } : {}), ...(status ? { status: status as never } : {}) }, { type: 'agent', id: ctx.caller });
+        const goal = deps.goals.set(
+          ctx.caller,
+          {
+            ...(objective !== undefined ? { objective } : {}),
+            ...(status ? { status: status as never } : {}),
+          },
+          { type: 'agent', id: ctx.caller },
+        );
         deps.emit({ type: 'session:changed', sessionKey: ctx.caller });
         return { goal };
       } catch (err) {

@@ -62,7 +62,8 @@ export function createAgentStore(db: Db, now: () => number) {
     save(input: Partial<AgentConfig> & { id: string }): AgentConfig {
       if (!input || typeof input.id !== 'string') throw new Error('agent id is required');
       const id = input.id.toLowerCase();
-      if (!AGENT_ID_PATTERN.test(id)) throw new Error(`agent id must match [a-z0-9][a-z0-9_-]{0,63}: "${input.id}"`);
+      if (!AGENT_ID_PATTERN.test(id))
+        throw new Error(`agent id must match [a-z0-9][a-z0-9_-]{0,63}: "${input.id}"`);
       const current = store.get(id);
       const provider = input.provider ?? current?.provider ?? 'scripted';
       if (!PROVIDERS.includes(provider)) throw new Error(`unknown model provider "${String(provider)}"`);
@@ -74,7 +75,9 @@ export function createAgentStore(db: Db, now: () => number) {
       for (const [k, v] of Object.entries(settings)) {
         if (typeof v !== 'string') throw new Error(`provider setting "${k}" must be a string`);
       }
-      const mainKey = input.mainKey ? parseSessionKey(input.mainKey).key : (current?.mainKey ?? mainKeyFor(id));
+      const mainKey = input.mainKey
+        ? parseSessionKey(input.mainKey).key
+        : (current?.mainKey ?? mainKeyFor(id));
       if (parseSessionKey(mainKey).agentId !== id) throw new Error(`mainKey must belong to agent "${id}"`);
       s.upsert.run({
         id,
@@ -90,7 +93,10 @@ export function createAgentStore(db: Db, now: () => number) {
       return store.get(id)!;
     },
     ensureDefault(): AgentConfig {
-      return store.get('main') ?? store.save({ id: 'main', name: 'Main', provider: 'scripted', heartbeatSeconds: 300 });
+      return (
+        store.get('main') ??
+        store.save({ id: 'main', name: 'Main', provider: 'scripted', heartbeatSeconds: 300 })
+      );
     },
   };
   refresh();

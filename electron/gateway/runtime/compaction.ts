@@ -45,7 +45,17 @@ export function compactIfNeeded(
   while (older.length > 1 && all[older.length]?.role === 'tool') older = older.slice(0, -1);
   const last = older[older.length - 1];
   if (!last || older.length < 2) return false;
-  deps.transcripts.compact(sessionKey, last.id, { role: 'system', actorType: 'system', text: summarise(older) });
-  deps.state.record({ sessionKey, kind: 'compacted', actorType: 'system', summary: 'session compacted', payload: { messages: older.length } });
+  deps.transcripts.compact(sessionKey, last.id, {
+    role: 'system',
+    actorType: 'system',
+    text: summarise(older),
+  });
+  deps.state.record({
+    sessionKey,
+    kind: 'compacted',
+    actorType: 'system',
+    summary: 'session compacted',
+    payload: { messages: older.length },
+  });
   return true;
 }

@@ -30,17 +30,28 @@ export async function startDemo(deps: {
   const coordinatorKey = agent.mainKey;
   deps.sessions.create({ key: coordinatorKey, label: 'Demo coordinator' });
   if (!deps.goals.get(coordinatorKey)) {
-    deps.goals.set(coordinatorKey, { objective: 'Ship the v2.0 release notes' }, { type: 'human', id: 'local-user' });
+    deps.goals.set(
+      coordinatorKey,
+      { objective: 'Ship the v2.0 release notes' },
+      { type: 'human', id: 'local-user' },
+    );
   }
   const before = new Set(deps.store.children(coordinatorKey).map((s) => s.key));
   await deps.human.send(coordinatorKey, DEMO_TASK);
   await waitForChildren(deps, coordinatorKey, before);
-  const workerKeys = deps.store.children(coordinatorKey).map((s) => s.key).filter((k) => !before.has(k));
+  const workerKeys = deps.store
+    .children(coordinatorKey)
+    .map((s) => s.key)
+    .filter((k) => !before.has(k));
   return { coordinatorKey, workerKeys };
 }
 
 /** The coordinator's first turn spawns the workers; wait for it (bounded). */
-async function waitForChildren(deps: { store: SessionStore; engine: TurnEngine }, key: string, before: Set<string>) {
+async function waitForChildren(
+  deps: { store: SessionStore; engine: TurnEngine },
+  key: string,
+  before: Set<string>,
+) {
   for (let i = 0; i < 200; i++) {
     const status = deps.engine.status(key);
     const spawned = deps.store.children(key).some((s) => !before.has(s.key));

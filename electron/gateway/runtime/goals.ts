@@ -62,7 +62,11 @@ export function createGoals(deps: { db: Db; now: () => number; state: StateCore;
       const current = goals.get(sessionKey);
       if (!current) {
         if (input.objective === undefined) throw new Error('objective is required to create a goal');
-        const goal: Goal = { objective: input.objective.trim(), status: input.status ?? 'active', updatedAt: now() };
+        const goal: Goal = {
+          objective: input.objective.trim(),
+          status: input.status ?? 'active',
+          updatedAt: now(),
+        };
         s.upsert.run(sessionKey, goal.objective, goal.status, goal.updatedAt);
         record(sessionKey, 'goal created', actor);
         return goal;
@@ -73,7 +77,11 @@ export function createGoals(deps: { db: Db; now: () => number; state: StateCore;
       const goal: Goal = { objective, status, updatedAt: now() };
       s.upsert.run(sessionKey, objective, status, goal.updatedAt);
       // One event per change; an objective edit is the larger news when both changed.
-      record(sessionKey, objective !== current.objective ? 'goal objective changed' : `goal status changed to ${status}`, actor);
+      record(
+        sessionKey,
+        objective !== current.objective ? 'goal objective changed' : `goal status changed to ${status}`,
+        actor,
+      );
       return goal;
     },
     clear(sessionKey: string, actor: GoalActor): boolean {

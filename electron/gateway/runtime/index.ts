@@ -36,7 +36,11 @@ export interface RuntimeDeps {
 
 export type Runtime = ReturnType<typeof createRuntime>;
 
-const OUTCOME_SUMMARY = { error: 'child run failed', timeout: 'child run timed out', cancelled: 'child run cancelled' } as const;
+const OUTCOME_SUMMARY = {
+  error: 'child run failed',
+  timeout: 'child run timed out',
+  cancelled: 'child run cancelled',
+} as const;
 
 export function createRuntime(deps: RuntimeDeps) {
   const { db, now, logger, events, store, transcripts, state, waker } = deps;
@@ -69,7 +73,13 @@ export function createRuntime(deps: RuntimeDeps) {
       watchers: [spawn.parentKey],
     });
     const label = store.get(childKey)?.label;
-    const verb = ok ? 'completed' : run.outcome === 'timeout' ? 'timed out' : run.outcome === 'cancelled' ? 'cancelled' : 'failed';
+    const verb = ok
+      ? 'completed'
+      : run.outcome === 'timeout'
+        ? 'timed out'
+        : run.outcome === 'cancelled'
+          ? 'cancelled'
+          : 'failed';
     const detail = ok ? (text ?? '') : (run.error ?? run.outcome ?? '');
     if (store.get(spawn.parentKey)) {
       void engine.enqueue(spawn.parentKey, {
@@ -93,24 +103,37 @@ export function createRuntime(deps: RuntimeDeps) {
     onSpawnRunEnd,
     afterTurn: (key, agent) => {
       try {
-        if (compactIfNeeded({ transcripts, state }, key, agent)) emit({ type: 'session:changed', sessionKey: key });
+        if (compactIfNeeded({ transcripts, state }, key, agent))
+          emit({ type: 'session:changed', sessionKey: key });
       } catch (err) {
         logger.warn('runtime: compaction failed', { sessionKey: key, error: String(err) });
       }
     },
   });
 
-  for (const tool of agentTools({ now, store, transcripts, state, agents, runs, goals, engine, emit })) deps.registry.register(tool);
+  for (const tool of agentTools({ now, store, transcripts, state, agents, runs, goals, engine, emit }))
+    deps.registry.register(tool);
 
   const human = {
     async send(sessionKey: string, text: string, opts: { channel?: string } = {}): Promise<void> {
-      if (typeof sessionKey !== 'string' || sessionKey.length === 0) throw new Error('sessionKey is required');
-      if (typeof text !== 'string' || text.trim().length === 0) throw new Error('text must be a non-empty string');
-      if (text.length > MESSAGE_MAX_CHARS) throw new Error(`text must be at most ${MESSAGE_MAX_CHARS} characters`);
+      if (typeof sessionKey !== 'string' || sessionKey.length === 0)
+        throw new Error('sessionKey is required');
+      if (typeof text !== 'string' || text.trim().length === 0)
+        throw new Error('text must be a non-empty string');
+      if (text.length > MESSAGE_MAX_CHARS)
+        throw new Error(`text must be at most ${MESSAGE_MAX_CHARS} characters`);
       const session = store.get(sessionKey);
       if (!session) throw new Error(`Unknown sessionKey: ${sessionKey}`);
-      const channel = typeof opts.channel === 'string' && opts.channel.trim() ? opts.channel.trim().slice(0, 64) : 'desktop';
-      const m = transcripts.append(session.key, { role: 'user', actorType: 'human', actorId: 'local-user', text });
+      const channel =
+        typeof opts.channel === 'string' && opts.channel.trim()
+          ? opts.channel.trim().slice(0, 64)
+          : 'desktop';
+      const m = transcripts.append(session.key, {
+        role: 'user',
+        actorType: 'human',
+        actorId: 'local-user',
+        text,
+      });
       emit({ type: 'transcript:appended', message: m });
       // Gate: recorded only when the session has a parent or at least one watcher (one lookup).
       if (state.hasParentOrWatcher(session.key, session.agentId)) {
@@ -137,7 +160,8 @@ export function createRuntime(deps: RuntimeDeps) {
   };
 
   const control = {
-    status: (sessionKey: string): RunInfo | undefined => engine.status(parseSessionKey(sessionKey).key).run ?? runs.latest(parseSessionKey(sessionKey).key),
+    status: (sessionKey: string): RunInfo | undefined =>
+      engine.status(parseSessionKey(sessionKey).key).run ?? runs.latest(parseSessionKey(sessionKey).key),
     runs: (sessionKey: string, limit?: number) => runs.list(parseSessionKey(sessionKey).key, limit),
     sessionStatus,
     cancel: (sessionKey: string): boolean => engine.cancel(parseSessionKey(sessionKey).key, 'cancelled'),
@@ -192,7 +216,10 @@ export function createRuntime(deps: RuntimeDeps) {
     isMainSession: (key: string) => agents.isMainKey(key),
     describe: (key: string) => {
       const goal = goals.get(key);
-      return { runStatus: sessionStatus(key), ...(goal ? { goal: { objective: goal.objective, status: goal.status } } : {}) };
+      return {
+        runStatus: sessionStatus(key),
+        ...(goal ? { goal: { objective: goal.objective, status: goal.status } } : {}),
+      };
     },
     onReset: (key: string) => engine.forget(key),
     onDelete: (key: string) => {

@@ -33,9 +33,7 @@ export type RunStore = ReturnType<typeof createRunStore>;
 
 export function createRunStore(db: Db) {
   const s = {
-    insert: db.prepare(
-      `INSERT INTO runs (run_id, session_key, status, started_at) VALUES (?, ?, ?, ?)`,
-    ),
+    insert: db.prepare(`INSERT INTO runs (run_id, session_key, status, started_at) VALUES (?, ?, ?, ?)`),
     update: db.prepare(
       `UPDATE runs SET status = ?, outcome = ?, error = ?, ended_at = ?, input_tokens = ?, output_tokens = ? WHERE run_id = ?`,
     ),
@@ -62,7 +60,15 @@ export function createRunStore(db: Db) {
       return toRun(s.get.get(runId)!);
     },
     save(run: RunInfo): void {
-      s.update.run(run.status, run.outcome ?? null, run.error ?? null, run.endedAt ?? null, run.inputTokens, run.outputTokens, run.runId);
+      s.update.run(
+        run.status,
+        run.outcome ?? null,
+        run.error ?? null,
+        run.endedAt ?? null,
+        run.inputTokens,
+        run.outputTokens,
+        run.runId,
+      );
     },
     latest: (sessionKey: string) => {
       const r = s.latest.get(sessionKey);

@@ -72,7 +72,11 @@ export class TurnEngine {
 
   status(sessionKey: string): { busy: boolean; queued: number; run?: RunInfo } {
     const loop = this.loops.get(sessionKey);
-    return { busy: loop?.busy ?? false, queued: loop?.inputs.length ?? 0, ...(loop?.run ? { run: loop.run } : {}) };
+    return {
+      busy: loop?.busy ?? false,
+      queued: loop?.inputs.length ?? 0,
+      ...(loop?.run ? { run: loop.run } : {}),
+    };
   }
 
   /** Ends the running turn with outcome `cancelled`. False when nothing runs. */
@@ -111,10 +115,15 @@ export class TurnEngine {
     loop.busy = true;
     // Created before the turn starts, so a cancel that arrives first still ends this turn.
     loop.abort = new AbortController();
+    // The batch is fixed now: input arriving from here on waits for the next turn.
+    const batch = loop.inputs.splice(0);
+    const upToId = this.deps.transcripts.page(key, { limit: 1 }).messages[0]?.id ?? 0;
     this.active++;
     setImmediate(() => {
-      this.runTurn(key, loop)
-        .catch((err) => this.deps.logger.error('runtime: turn crashed', { sessionKey: key, error: String(err) }))
+      this.runTurn(key, loop, batch, upToId)
+        .catch((err) =>
+          this.deps.logger.error('runtime: turn crashed', { sessionKey: key, error: String(err) }),
+        )
         .finally(() => {
           loop.busy = false;
           loop.abort = undefined;
@@ -126,34 +135,43 @@ export class TurnEngine {
     });
   }
 
-  private async runTurn(key: string, loop: Loop): Promise<void> {
+  private async runTurn(key: string, loop: Loop, batch: Loop['inputs'], upToId: number): Promise<void> {
     const { deps } = this;
-    const batch = loop.inputs.splice(0);
     const finish = (r: TurnResult) => batch.forEach((b) => b.done(r));
     if (!deps.store.get(key)) return finish({});
     const agentId = parseSessionKey(key).agentId ?? 'main';
     const agent = deps.agents.get(agentId) ?? deps.agents.ensureDefault();
     // Drain at the start of the turn: this acknowledges the watcher's cursors.
     const drained = deps.notices.drain(key).map((e) => e.text);
-    const systemEvents = [...drained, ...batch.flatMap((b) => (b.input.kind === 'system' ? [b.input.text] : []))];
-    const spawn = batch.map((b) => b.input).find((i): i is Extract<TurnInput, { kind: 'task' }> => i.kind === 'task')?.spawn;
+    const systemEvents = [
+      ...drained,
+      ...batch.flatMap((b) => (b.input.kind === 'system' ? [b.input.text] : [])),
+    ];
+    const spawn = batch
+      .map((b) => b.input)
+      .find((i): i is Extract<TurnInput, { kind: 'task' }> => i.kind === 'task')?.spawn;
     const onlyHeartbeat = batch.every((b) => b.input.kind === 'heartbeat');
     if (onlyHeartbeat && systemEvents.length === 0) return finish({}); // nothing to act on
 
     const runId = spawn?.runId ?? randomUUID();
     const run: RunInfo = spawn
-      ? { ...(deps.runs.list(key, 20).find((r) => r.runId === runId) ?? this.newRun(runId, key)), status: 'running' }
+      ? {
+          ...(deps.runs.list(key, 20).find((r) => r.runId === runId) ?? this.newRun(runId, key)),
+          status: 'running',
+        }
       : this.newRun(runId, key);
     run.startedAt = deps.now();
     loop.run = run;
     const signal = loop.abort!.signal;
-    const timer = spawn?.timeoutMs ? setTimeout(() => this.cancel(key, 'timeout'), spawn.timeoutMs) : undefined;
+    const timer = spawn?.timeoutMs
+      ? setTimeout(() => this.cancel(key, 'timeout'), spawn.timeoutMs)
+      : undefined;
     deps.runs.save(run);
     deps.emit({ type: 'run:changed', run: { ...run } });
 
     let text: string | undefined;
     try {
-      text = await this.think(key, agent, systemEvents, run, signal);
+      text = await this.think(key, agent, systemEvents, run, signal, upToId);
       run.status = 'idle';
     } catch (err) {
       const reason = signal.aborted ? String(signal.reason) : undefined;
@@ -188,16 +206,31 @@ export class TurnEngine {
     return this.deps.runs.start(runId, key, 'running', this.deps.now());
   }
 
-  private async think(key: string, agent: AgentConfig, systemEvents: string[], run: RunInfo, signal: AbortSignal) {
+  private async think(
+    key: string,
+    agent: AgentConfig,
+    systemEvents: string[],
+    run: RunInfo,
+    signal: AbortSignal,
+    upToId: number,
+  ) {
     const { deps } = this;
     const provider = deps.providerFor(agent);
     const session = deps.store.get(key)!;
     const role = isSubagentKey(key)
       ? `Role: worker. You are sub-agent session ${key} of ${session.parentKey ?? 'no parent'}. Do the task you were given and report the result.`
       : agent.systemPrompt;
-    const system = systemEvents.length ? `${role}\n\nSystem events:\n${systemEvents.map((l) => `- ${l}`).join('\n')}` : role;
-    const tools = deps.registry.list().map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
-    const messages = deps.transcripts.all(key).map(toModelMessage);
+    const system = systemEvents.length
+      ? `${role}\n\nSystem events:\n${systemEvents.map((l) => `- ${l}`).join('\n')}`
+      : role;
+    const tools = deps.registry
+      .list()
+      .map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+    // The transcript as it was when the turn was scheduled; later input belongs to the next turn.
+    const messages = deps.transcripts
+      .all(key)
+      .filter((m) => m.id <= upToId)
+      .map(toModelMessage);
     for (let step = 0; step < MAX_STEPS; step++) {
       if (signal.aborted) throw new ModelAbortedError();
       const res = await provider.complete({ system, messages, tools, signal });
@@ -218,7 +251,11 @@ export class TurnEngine {
       if (res.toolCalls.length === 0) return res.text;
       for (const call of res.toolCalls) {
         if (signal.aborted) throw new ModelAbortedError();
-        const result = await deps.registry.call({ caller: key, callerAgentId: agent.id, signal }, call.name, call.arguments);
+        const result = await deps.registry.call(
+          { caller: key, callerAgentId: agent.id, signal },
+          call.name,
+          call.arguments,
+        );
         const toolMsg = deps.transcripts.append(key, {
           role: 'tool',
           actorType: 'system',
@@ -242,12 +279,31 @@ export class TurnEngine {
 export function toModelMessage(m: TranscriptMessage): ModelMessage {
   switch (m.role) {
     case 'assistant':
-      return { role: 'assistant', content: m.text, ...(m.toolCalls ? { toolCalls: m.toolCalls.map((c) => ({ ...c, arguments: (c.arguments ?? {}) as Record<string, unknown> })) } : {}) };
+      return {
+        role: 'assistant',
+        content: m.text,
+        ...(m.toolCalls
+          ? {
+              toolCalls: m.toolCalls.map((c) => ({
+                ...c,
+                arguments: (c.arguments ?? {}) as Record<string, unknown>,
+              })),
+            }
+          : {}),
+      };
     case 'tool':
-      return { role: 'tool', content: m.text, toolCallId: m.toolCallId ?? '', ...(m.toolName ? { toolName: m.toolName } : {}) };
+      return {
+        role: 'tool',
+        content: m.text,
+        toolCallId: m.toolCallId ?? '',
+        ...(m.toolName ? { toolName: m.toolName } : {}),
+      };
     case 'system':
       return { role: 'user', content: `[system] ${m.text}` };
     case 'user':
-      return { role: 'user', content: m.actorType === 'agent' && m.actorId ? `[message from ${m.actorId}] ${m.text}` : m.text };
+      return {
+        role: 'user',
+        content: m.actorType === 'agent' && m.actorId ? `[message from ${m.actorId}] ${m.text}` : m.text,
+      };
   }
 }

@@ -78,8 +78,9 @@ async function workerStep(req: ModelRequest, cfg: ScriptedSettings): Promise<Ste
   const users = req.messages.filter((m) => m.role === 'user');
   const answered = req.messages.some((m) => m.role === 'assistant');
   const last = users[users.length - 1];
-  if (!answered && last) {
-    const task = last.content.replace(/^\[message from [^\]]+\] /, '');
+  const first = users[0];
+  if (!answered && first) {
+    const task = first.content.replace(/^\[message from [^\]]+\] /, '');
     const hang = task.includes('[hang]');
     for (let i = 1; hang || i <= cfg.steps; i++) {
       await sleep(cfg.stepMs, req.signal);

@@ -1,0 +1,111 @@
+// Turns, compaction and the heartbeat.
+import { afterEach, describe, expect, it } from 'vitest';
+import { noticeContextKey, noticeText } from '../../shared/session-keys';
+import { openTestGateway, until, type TestGateway } from '../helpers/gateway';
+
+let t: TestGateway;
+afterEach(async () => {
+  await t.gw.runtime.idle();
+  t.cleanup();
+});
+
+describe('turns', () => {
+  it('drains the notice queue at the start of a turn and passes the lines as system events', async () => {
+    t = openTestGateway();
+    const gw = t.gw;
+    gw.agents.save({ id: 'main', providerSettings: { stepMs: '1', steps: '1' } });
+    gw.sessions.create({ key: 'agent:main:subagent:w', parentKey: 'agent:main:main' });
+    const seed = gw.state.record({
+      sessionKey: 'agent:main:subagent:w',
+      kind: 'child_spawned',
+      actorType: 'agent',
+      actorId: 'agent:main:main',
+      summary: 'child session spawned',
+      watchers: ['agent:main:main'],
+    })!;
+    await gw.human.send('agent:main:subagent:w', 'stop after step one');
+    gw.notices.enqueue('agent:main:main', { text: 'Build finished.' });
+    expect(gw.notices.peek('agent:main:main')).toHaveLength(2);
+    await gw.human.send('agent:main:main', 'status?');
+    await gw.runtime.idle();
+    expect(gw.notices.peek('agent:main:main')).toEqual([]);
+    const c = gw.state.cursor('agent:main:main', 'agent:main:subagent:w')!;
+    expect(c.lastSeen).toBe(c.material);
+    const call = gw.transcripts.all('agent:main:main').flatMap((m) => m.toolCalls ?? [])[0];
+    expect(call).toMatchObject({
+      name: 'session_status',
+      arguments: { sessionKey: 'agent:main:subagent:w', changesSince: seed.sequence },
+    });
+  });
+
+  it('runs one turn at a time and queues input that arrives during a turn', async () => {
+    t = openTestGateway();
+    const gw = t.gw;
+    gw.agents.save({ id: 'main', providerSettings: { stepMs: '30', steps: '2' } });
+    const r = await gw.tools.call('agent:main:main', 'sessions_spawn', { task: 'slow work' });
+    const key = (r as { details: { childSessionKey: string } }).details.childSessionKey;
+    await until(() => gw.runtime.sessionStatus(key) === 'running', 2000, 'running');
+    await gw.human.send(key, 'also check the tests');
+    expect(gw.runtime.runs(key)).toHaveLength(1);
+    await gw.runtime.idle();
+    const runs = gw.runtime.runs(key);
+    expect(runs.map((x) => x.status)).toEqual(['idle', 'idle']);
+    expect(runs[0]!.startedAt).toBeGreaterThanOrEqual(runs[1]!.endedAt!);
+    const replies = gw.transcripts
+      .all(key)
+      .filter((m) => m.role === 'assistant')
+      .map((m) => m.text);
+    expect(replies).toEqual([
+      'Finished: slow work. All 2 steps done.',
+      'Understood, I will follow your instruction: "also check the tests"',
+    ]);
+    expect(runs[1]!.inputTokens).toBeGreaterThan(0);
+    expect(gw.runtime.tokens(key).output).toBe(runs[0]!.outputTokens + runs[1]!.outputTokens);
+  });
+
+  it('compacts a transcript past its budget and records compacted (log only)', async () => {
+    t = openTestGateway();
+    const gw = t.gw;
+    gw.agents.save({ id: 'main', providerSettings: { compactionChars: '2000', stepMs: '1', steps: '1' } });
+    gw.sessions.create({ key: 'agent:main:chatty' });
+    gw.state.registerWatch('agent:main:main', 'agent:main:chatty');
+    for (let i = 0; i < 12; i++) await gw.human.send('agent:main:chatty', `message ${i} ${'x'.repeat(200)}`);
+    await gw.runtime.idle();
+    const events = gw.state.changesSince('agent:main:chatty', 0).events.filter((e) => e.kind === 'compacted');
+    expect(events.length).toBeGreaterThanOrEqual(1);
+    expect(events[0]).toMatchObject({ actorType: 'system', summary: 'session compacted' });
+    const all = gw.transcripts.all('agent:main:chatty');
+    expect(all[0]).toMatchObject({ role: 'system', actorType: 'system' });
+    expect(all[0]!.text).toMatch(/^Summary of \d+ earlier messages:/);
+    expect(all.reduce((n, m) => n + m.text.length, 0)).toBeLessThan(12 * 220);
+  });
+
+  it('wakes a main-session watcher with a heartbeat turn when a notice is queued (timers on)', async () => {
+    t = openTestGateway({ autoStart: true });
+    const gw = t.gw;
+    gw.agents.save({ id: 'main', heartbeatSeconds: 0, providerSettings: { stepMs: '1', steps: '1' } });
+    gw.sessions.create({ key: 'agent:main:subagent:hb', parentKey: 'agent:main:main' });
+    const seed = gw.state.record({
+      sessionKey: 'agent:main:subagent:hb',
+      kind: 'child_spawned',
+      actorType: 'agent',
+      actorId: 'agent:main:main',
+      summary: 'child session spawned',
+      watchers: ['agent:main:main'],
+    })!;
+    const queued: string[] = [];
+    gw.events.on((e) => e.type === 'notice:queued' && queued.push(e.entry.text));
+    await gw.human.send('agent:main:subagent:hb', 'change of plan');
+    expect(queued).toEqual([noticeText('agent:main:subagent:hb', seed.sequence)]);
+    await until(
+      () => gw.transcripts.all('agent:main:main').some((m) => m.toolName === 'session_status'),
+      3000,
+      'woken turn',
+    );
+    expect(
+      gw.notices
+        .peek('agent:main:main')
+        .filter((e) => e.contextKey === noticeContextKey('agent:main:subagent:hb')),
+    ).toEqual([]);
+  });
+});

@@ -17,7 +17,7 @@ export function utf8Encode(s: string): number[] {
 /** Strict decoder: undefined for any malformed, overlong or surrogate sequence. */
 export function utf8Decode(bytes: ArrayLike<number>): string | undefined {
   let s = '';
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const b = bytes[i]!;
     let need: number;
     let cp: number;

@@ -20,7 +20,8 @@ export class NewerDatabaseError extends Error {
 export function migrate(db: Database.Database, migrations: readonly Migration[]): number {
   const sorted = [...migrations].sort((a, b) => a.version - b.version);
   sorted.forEach((m, i) => {
-    if (m.version !== i + 1) throw new Error(`Migrations must be numbered 1..n without gaps (found ${m.version})`);
+    if (m.version !== i + 1)
+      throw new Error(`Migrations must be numbered 1..n without gaps (found ${m.version})`);
   });
   const latest = sorted.length;
   const current = db.pragma('user_version', { simple: true }) as number;

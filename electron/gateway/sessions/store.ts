@@ -16,7 +16,12 @@ interface SessionDbRow {
 export const LABEL_MAX_CHARS = 200;
 
 function toInfo(r: SessionDbRow): SessionInfo {
-  const info: SessionInfo = { key: r.key, agentId: r.agent_id, createdAt: r.created_at, updatedAt: r.updated_at };
+  const info: SessionInfo = {
+    key: r.key,
+    agentId: r.agent_id,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
   if (r.parent_key !== null) info.parentKey = r.parent_key;
   if (r.label !== null) info.label = r.label;
   return info;
@@ -27,9 +32,13 @@ export type SessionStore = ReturnType<typeof createSessionStore>;
 export function createSessionStore(db: Db, now: () => number) {
   const s = {
     get: db.prepare<[string, string], SessionDbRow>(`SELECT * FROM sessions WHERE key = ? AND agent_id = ?`),
-    anyByKey: db.prepare<[string], SessionDbRow>(`SELECT * FROM sessions WHERE key = ? ORDER BY agent_id LIMIT 1`),
+    anyByKey: db.prepare<[string], SessionDbRow>(
+      `SELECT * FROM sessions WHERE key = ? ORDER BY agent_id LIMIT 1`,
+    ),
     list: db.prepare<[], SessionDbRow>(`SELECT * FROM sessions ORDER BY created_at, key`),
-    children: db.prepare<[string], SessionDbRow>(`SELECT * FROM sessions WHERE parent_key = ? ORDER BY created_at`),
+    children: db.prepare<[string], SessionDbRow>(
+      `SELECT * FROM sessions WHERE parent_key = ? ORDER BY created_at`,
+    ),
     insert: db.prepare(
       `INSERT INTO sessions (key, agent_id, parent_key, label, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (key, agent_id) DO UPDATE SET parent_key = coalesce(excluded.parent_key, parent_key),
@@ -43,10 +52,14 @@ export function createSessionStore(db: Db, now: () => number) {
     create(input: { key: string; agentId?: string; parentKey?: string; label?: string }): SessionInfo {
       if (!input || typeof input !== 'object') throw new Error('session input must be an object');
       const k = resolveKey(input.key, input.agentId);
-      if (input.parentKey !== undefined && (typeof input.parentKey !== 'string' || input.parentKey.length > 512)) {
+      if (
+        input.parentKey !== undefined &&
+        (typeof input.parentKey !== 'string' || input.parentKey.length > 512)
+      ) {
         throw new Error('parentKey must be a string of at most 512 characters');
       }
-      if (input.label !== undefined && typeof input.label !== 'string') throw new Error('label must be a string');
+      if (input.label !== undefined && typeof input.label !== 'string')
+        throw new Error('label must be a string');
       const parent = input.parentKey ? parseSessionKey(input.parentKey).key : null;
       const label = input.label === undefined ? null : oneLine(input.label, LABEL_MAX_CHARS);
       const t = now();
@@ -64,7 +77,8 @@ export function createSessionStore(db: Db, now: () => number) {
       return row ? toInfo(row) : undefined;
     },
     list: (): SessionInfo[] => s.list.all().map(toInfo),
-    children: (parentKey: string): SessionInfo[] => s.children.all(parseSessionKey(parentKey).key).map(toInfo),
+    children: (parentKey: string): SessionInfo[] =>
+      s.children.all(parseSessionKey(parentKey).key).map(toInfo),
     touch(key: string, agentId: string): void {
       s.touch.run(now(), key, agentId);
     },

@@ -61,7 +61,9 @@ export function createTranscriptStore(db: Db, now: () => number) {
     page: db.prepare<[string, number, number], MessageDbRow>(
       `SELECT * FROM session_messages WHERE session_key = ? AND id < ? ORDER BY id DESC LIMIT ?`,
     ),
-    all: db.prepare<[string], MessageDbRow>(`SELECT * FROM session_messages WHERE session_key = ? ORDER BY id`),
+    all: db.prepare<[string], MessageDbRow>(
+      `SELECT * FROM session_messages WHERE session_key = ? ORDER BY id`,
+    ),
     count: db.prepare<[string], { n: number; chars: number }>(
       `SELECT count(*) AS n, coalesce(sum(length(text)), 0) AS chars FROM session_messages WHERE session_key = ?`,
     ),
@@ -108,7 +110,14 @@ export function createTranscriptStore(db: Db, now: () => number) {
     /** Replaces messages up to `lastId` with one summary message (compaction), atomically. */
     compact: db.transaction((sessionKey: string, lastId: number, summary: NewMessage): number => {
       s.deleteBefore.run(sessionKey, lastId);
-      s.replace.run(summary.role, summary.actorType, summary.actorId ?? null, summary.text, sessionKey, lastId);
+      s.replace.run(
+        summary.role,
+        summary.actorType,
+        summary.actorId ?? null,
+        summary.text,
+        sessionKey,
+        lastId,
+      );
       return lastId;
     }),
   };

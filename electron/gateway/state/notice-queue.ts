@@ -14,7 +14,10 @@ export class NoticeQueues {
     let queue = this.queues.get(sessionKey);
     if (!queue) this.queues.set(sessionKey, (queue = []));
     if (queue.some((e) => e.text === entry.text && e.contextKey === entry.contextKey)) return false;
-    const copy: NoticeEntry = entry.contextKey === undefined ? { text: entry.text } : { text: entry.text, contextKey: entry.contextKey };
+    const copy: NoticeEntry =
+      entry.contextKey === undefined
+        ? { text: entry.text }
+        : { text: entry.text, contextKey: entry.contextKey };
     queue.push(copy);
     if (queue.length > NOTICE_QUEUE_LIMIT) queue.shift(); // oldest dropped
     this.onQueued(sessionKey, copy);
@@ -37,7 +40,9 @@ export class NoticeQueues {
   }
 
   all(): { sessionKey: string; entries: NoticeEntry[] }[] {
-    return [...this.queues].filter(([, q]) => q.length > 0).map(([sessionKey, q]) => ({ sessionKey, entries: q.map((e) => ({ ...e })) }));
+    return [...this.queues]
+      .filter(([, q]) => q.length > 0)
+      .map(([sessionKey, q]) => ({ sessionKey, entries: q.map((e) => ({ ...e })) }));
   }
 
   size(sessionKey: string): number {

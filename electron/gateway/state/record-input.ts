@@ -24,7 +24,10 @@ export interface NormalisedRecord {
 }
 
 /** Resolves a key to its stored form and agent id; bare keys need an explicit agent id. */
-export function resolveKey(sessionKey: unknown, agentId?: unknown): { key: string; agentId: string; bare: boolean } {
+export function resolveKey(
+  sessionKey: unknown,
+  agentId?: unknown,
+): { key: string; agentId: string; bare: boolean } {
   if (typeof sessionKey !== 'string' || sessionKey.length === 0 || sessionKey.length > 512) {
     throw new Error('sessionKey must be a non-empty string of at most 512 characters');
   }
@@ -52,7 +55,8 @@ export function normaliseRecord(input: RecordInput, now: number): NormalisedReco
   if (!input || typeof input !== 'object') throw new Error('record input must be an object');
   const { key, agentId, bare } = resolveKey(input.sessionKey, input.agentId);
   if (!EVENT_KINDS.includes(input.kind)) throw new Error(`unknown event kind: ${String(input.kind)}`);
-  if (!ACTOR_TYPES.includes(input.actorType)) throw new Error(`unknown actor type: ${String(input.actorType)}`);
+  if (!ACTOR_TYPES.includes(input.actorType))
+    throw new Error(`unknown actor type: ${String(input.actorType)}`);
   if (typeof input.summary !== 'string') throw new Error('summary must be a string');
   let occurredAt = now;
   if (input.occurredAt !== undefined) {
@@ -67,11 +71,13 @@ export function normaliseRecord(input: RecordInput, now: number): NormalisedReco
       throw new Error('payload must be a JSON object');
     }
     payload = JSON.stringify(input.payload);
-    if (Buffer.byteLength(payload) > PAYLOAD_MAX_BYTES) throw new Error(`payload exceeds ${PAYLOAD_MAX_BYTES} bytes`);
+    if (Buffer.byteLength(payload) > PAYLOAD_MAX_BYTES)
+      throw new Error(`payload exceeds ${PAYLOAD_MAX_BYTES} bytes`);
   }
   const optional = (v: unknown, name: string): string | undefined => {
     if (v === undefined || v === null || v === '') return undefined;
-    if (typeof v !== 'string' || v.length > 512) throw new Error(`${name} must be a string of at most 512 characters`);
+    if (typeof v !== 'string' || v.length > 512)
+      throw new Error(`${name} must be a string of at most 512 characters`);
     return v;
   };
   const actorId = optional(input.actorId, 'actorId');

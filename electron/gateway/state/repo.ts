@@ -82,8 +82,12 @@ export function createStateRepo(db: Db) {
     cursor: db.prepare<[string, string], CursorDbRow>(
       `SELECT * FROM session_watch_cursors WHERE watcher_key = ? AND target_key = ?`,
     ),
-    cursorsOnTarget: db.prepare<[string], CursorDbRow>(`SELECT * FROM session_watch_cursors WHERE target_key = ?`),
-    cursorsHeldBy: db.prepare<[string], CursorDbRow>(`SELECT * FROM session_watch_cursors WHERE watcher_key = ?`),
+    cursorsOnTarget: db.prepare<[string], CursorDbRow>(
+      `SELECT * FROM session_watch_cursors WHERE target_key = ?`,
+    ),
+    cursorsHeldBy: db.prepare<[string], CursorDbRow>(
+      `SELECT * FROM session_watch_cursors WHERE watcher_key = ?`,
+    ),
     hasWatcher: db.prepare<[string], { one: number }>(
       `SELECT 1 AS one FROM session_watch_cursors WHERE target_key = ? LIMIT 1`,
     ),
@@ -97,7 +101,9 @@ export function createStateRepo(db: Db) {
       `INSERT INTO session_watch_cursors (watcher_key, target_key, last_seen, notified, material, updated_at)
        VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (watcher_key, target_key) DO NOTHING`,
     ),
-    setNotified: db.prepare(`UPDATE session_watch_cursors SET notified = ? WHERE watcher_key = ? AND target_key = ?`),
+    setNotified: db.prepare(
+      `UPDATE session_watch_cursors SET notified = ? WHERE watcher_key = ? AND target_key = ?`,
+    ),
     pendingCursors: db.prepare<[], CursorDbRow>(
       `SELECT * FROM session_watch_cursors WHERE material > last_seen`,
     ),
@@ -146,8 +152,14 @@ export function createStateRepo(db: Db) {
     upsertCursor: (c: CursorDbRow) =>
       void s.upsertCursor.run(c.watcher_key, c.target_key, c.last_seen, c.notified, c.material, c.updated_at),
     insertCursorIfMissing: (c: CursorDbRow) =>
-      s.insertCursorIfMissing.run(c.watcher_key, c.target_key, c.last_seen, c.notified, c.material, c.updated_at)
-        .changes > 0,
+      s.insertCursorIfMissing.run(
+        c.watcher_key,
+        c.target_key,
+        c.last_seen,
+        c.notified,
+        c.material,
+        c.updated_at,
+      ).changes > 0,
     setNotified: (watcher: string, target: string, notified: number) =>
       void s.setNotified.run(notified, watcher, target),
     pendingCursors: () => s.pendingCursors.all(),

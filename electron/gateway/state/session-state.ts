@@ -33,7 +33,13 @@ export interface StateCore extends SessionState {
   /** Addition: the signal log newest first, for the timeline. */
   timeline(
     sessionKey: string,
-    opts?: { agentId?: string; beforeSequence?: number; limit?: number; kinds?: string[]; actorTypes?: string[] },
+    opts?: {
+      agentId?: string;
+      beforeSequence?: number;
+      limit?: number;
+      kinds?: string[];
+      actorTypes?: string[];
+    },
   ): StateEventRow[];
   /** Addition: cursors on and held by a session. */
   watchers(sessionKey: string): { watchedBy: CursorRow[]; watching: CursorRow[] };
@@ -56,7 +62,10 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
 
   const deliver = (notices: PendingNotice[]) => {
     for (const n of notices) {
-      const entry: NoticeEntry = { text: noticeText(n.target, n.changesSince), contextKey: noticeContextKey(n.target) };
+      const entry: NoticeEntry = {
+        text: noticeText(n.target, n.changesSince),
+        contextKey: noticeContextKey(n.target),
+      };
       queues.enqueue(n.watcher, entry);
       // A missed or deduplicated entry still asks for a wake: the watcher has something pending.
       waker.request(n.watcher, 'notice');
@@ -66,7 +75,13 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
   const appendTx = db.transaction((r: NormalisedRecord) => {
     if (r.dedupeKey !== undefined) {
       const existing = repo.eventByDedupe(r.dedupeKey);
-      if (existing) return { event: toStateEvent(existing), notices: [] as PendingNotice[], cursorsTouched: [] as string[], created: false };
+      if (existing)
+        return {
+          event: toStateEvent(existing),
+          notices: [] as PendingNotice[],
+          cursorsTouched: [] as string[],
+          created: false,
+        };
     }
     const previousHead = repo.head(r.sessionKey, r.agentId)?.last_sequence ?? 0;
     const seq = repo.insertEvent(r);
@@ -82,7 +97,14 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
       for (const w of watchers) {
         if (isBareKey(w) || w === r.sessionKey) continue; // bare keys never hold cursors
         if (r.kind === 'child_spawned') {
-          repo.upsertCursor({ watcher_key: w, target_key: r.sessionKey, last_seen: seq, notified: seq, material: seq, updated_at: t });
+          repo.upsertCursor({
+            watcher_key: w,
+            target_key: r.sessionKey,
+            last_seen: seq,
+            notified: seq,
+            material: seq,
+            updated_at: t,
+          });
           cursorsTouched.push(w);
           continue;
         }
@@ -90,7 +112,14 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
         const c = repo.cursor(w, r.sessionKey);
         const lastSeen = c ? c.last_seen : previousHead;
         const notified = !c || c.notified === c.last_seen ? seq : c.notified;
-        repo.upsertCursor({ watcher_key: w, target_key: r.sessionKey, last_seen: lastSeen, notified, material: seq, updated_at: t });
+        repo.upsertCursor({
+          watcher_key: w,
+          target_key: r.sessionKey,
+          last_seen: lastSeen,
+          notified,
+          material: seq,
+          updated_at: t,
+        });
         notices.push({ watcher: w, target: r.sessionKey, changesSince: lastSeen });
         cursorsTouched.push(w);
       }
@@ -138,14 +167,14 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
     const t = now();
     const result = pruneTx(t);
     lastPruneAt = t;
-    if (result.expiredEvents || result.cappedEvents || result.expiredCursors) logger.info('state: pruned', { ...result });
+    if (result.expiredEvents || result.cappedEvents || result.expiredCursors)
+      logger.info('state: pruned', { ...result });
   };
 
   const toCursorRow = (c: CursorDbRow): CursorRow => {
-    const entry = queues
-      .peek(c.watcher_key)
-      .find((e) => e.contextKey === noticeContextKey(c.target_key));
-    const targetVersion = repo.head(c.target_key, parseSessionKey(c.target_key).agentId ?? '')?.last_sequence ?? 0;
+    const entry = queues.peek(c.watcher_key).find((e) => e.contextKey === noticeContextKey(c.target_key));
+    const targetVersion =
+      repo.head(c.target_key, parseSessionKey(c.target_key).agentId ?? '')?.last_sequence ?? 0;
     return {
       watcher: c.watcher_key,
       target: c.target_key,
@@ -166,7 +195,8 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
         const result = appendTx.immediate(r);
         if (!result.created) return result.event;
         emit({ type: 'state:event', sessionKey: r.sessionKey, agentId: r.agentId, event: result.event });
-        for (const w of result.cursorsTouched) emit({ type: 'cursor:changed', watcher: w, target: r.sessionKey });
+        for (const w of result.cursorsTouched)
+          emit({ type: 'cursor:changed', watcher: w, target: r.sessionKey });
         deliver(result.notices);
         if (now() - lastPruneAt >= PRUNE_INTERVAL_MS) {
           try {
@@ -224,13 +254,22 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
       }
       const k = resolveKey(sessionKey, opts?.agentId);
       const rawLimit = opts?.limit ?? CHANGES_LIMIT;
-      const limit = Math.min(CHANGES_LIMIT, Math.max(1, Math.floor(Number.isFinite(rawLimit) ? rawLimit : CHANGES_LIMIT)));
+      const limit = Math.min(
+        CHANGES_LIMIT,
+        Math.max(1, Math.floor(Number.isFinite(rawLimit) ? rawLimit : CHANGES_LIMIT)),
+      );
       const head = repo.head(k.key, k.agentId);
       const stateVersion = head?.last_sequence ?? 0;
       const pruned = head?.pruned_max_sequence ?? 0;
       const earliest = repo.earliest(k.key, k.agentId) ?? (pruned > 0 ? pruned + 1 : 0);
       if (after >= stateVersion) {
-        return { stateVersion, events: [], truncated: false, earliestAvailableSequence: earliest, historyGap: false };
+        return {
+          stateVersion,
+          events: [],
+          truncated: false,
+          earliestAvailableSequence: earliest,
+          historyGap: false,
+        };
       }
       const rows = repo.eventsAfter(k.key, k.agentId, after, limit + 1);
       return {
@@ -270,7 +309,8 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
       for (;;) {
         const chunk = repo.eventsBefore(k.key, k.agentId, cursor, 1000);
         for (const row of chunk) {
-          if ((!kinds || kinds.has(row.kind)) && (!actors || actors.has(row.actor_type))) out.push(toStateEventRow(row));
+          if ((!kinds || kinds.has(row.kind)) && (!actors || actors.has(row.actor_type)))
+            out.push(toStateEventRow(row));
           if (out.length >= limit) return out;
         }
         if (chunk.length < 1000) return out;

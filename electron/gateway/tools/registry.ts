@@ -42,7 +42,8 @@ export class ToolRegistry {
     const tool = typeof name === 'string' ? this.tools.get(name) : undefined;
     if (!tool) return { ok: false, error: `Unknown tool: ${String(name)}` };
     const input = args === undefined || args === null ? {} : args;
-    if (typeof input !== 'object' || Array.isArray(input)) return { ok: false, error: 'Tool arguments must be an object' };
+    if (typeof input !== 'object' || Array.isArray(input))
+      return { ok: false, error: 'Tool arguments must be an object' };
     try {
       const details = await tool.run(ctx, input as Record<string, unknown>);
       return { ok: true, details, text: tool.format ? tool.format(details) : JSON.stringify(details) };

@@ -44,7 +44,8 @@ export function sessionStatusTool(deps: SessionToolDeps): ToolDefinition {
       }
       const limit = optionalInteger(args, 'limit', 1, 200);
       const parsed = parseSessionKey(raw);
-      const agentId = parsed.agentId ?? (optionalString(args, 'agentId', 64)?.toLowerCase() || ctx.callerAgentId);
+      const agentId =
+        parsed.agentId ?? (optionalString(args, 'agentId', 64)?.toLowerCase() || ctx.callerAgentId);
       const session = deps.sessions.get(parsed.key, agentId);
       const stateVersion = deps.state.version(parsed.key, agentId);
       if (!session && stateVersion === 0) throw new ToolError(`Unknown sessionKey: ${raw}`);

@@ -58,6 +58,13 @@ describe('resolveCommand', () => {
 });
 
 describe('AcpChild start failures', () => {
+  it('rejects a working directory that does not exist', async () => {
+    const cwd = path.join(ws.root, 'nope');
+    await expect(AcpChild.start({ profile: fixtureProfile(), cwd, ...quiet })).rejects.toThrow(
+      `ACP working directory does not exist: ${cwd}`,
+    );
+  });
+
   it('reports an agent that exits during the handshake', async () => {
     const profile = {
       ...fixtureProfile(),

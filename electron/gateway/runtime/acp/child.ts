@@ -89,7 +89,9 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
 
   /** Spawns the agent, runs initialize (advertising fs + terminal) and session/new. */
   static async start(opts: AcpChildOptions): Promise<AcpChild> {
-    const realRoot = await realpath(opts.cwd);
+    const realRoot = await realpath(opts.cwd).catch(() => {
+      throw new Error(`ACP working directory does not exist: ${opts.cwd}`);
+    });
     if (!(await stat(realRoot)).isDirectory())
       throw new Error(`ACP working directory is not a directory: ${opts.cwd}`);
     const spawnCwd = opts.profile.cwd ? path.resolve(realRoot, opts.profile.cwd) : realRoot;
@@ -173,6 +175,7 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
       this.pump();
       return;
     }
+    this.mapper.forgetToolCalls(); // titles are kept per turn only, so a long session does not grow
     const turn = new Turn(job, this.opts.cancelGraceMs ?? 5_000, (reason) => this.fail(reason));
     this.turn = turn;
     void turn.done.then(() => {

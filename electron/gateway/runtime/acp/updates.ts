@@ -41,6 +41,10 @@ export class UpdateMapper {
     }
   }
 
+  forgetToolCalls(): void {
+    this.tools.clear();
+  }
+
   /** Title for a permission question about a tool call the agent may have announced earlier. */
   toolTitle(toolCallId: string): string | undefined {
     return this.tools.get(toolCallId)?.title;

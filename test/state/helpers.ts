@@ -1,0 +1,107 @@
+// Shared fixtures for the session-state suite: a gateway on its own temp data dir, a fake clock
+// and a logger that collects lines instead of printing them.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createGateway, type Gateway } from '../../electron/gateway/index';
+import type { Logger, RecordInput } from '../../electron/gateway/types';
+
+export const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
+export const HOUR = 60 * 60 * 1000;
+export const DAY = 24 * HOUR;
+
+export interface LogLine {
+  level: 'info' | 'warn' | 'error';
+  msg: string;
+  fields?: Record<string, unknown>;
+}
+
+export class FakeClock {
+  constructor(public t: number = T0) {}
+  now = (): number => this.t;
+  advance(ms: number): number {
+    this.t += ms;
+    return this.t;
+  }
+}
+
+export function collectingLogger(): Logger & { lines: LogLine[] } {
+  const lines: LogLine[] = [];
+  return {
+    lines,
+    info: (msg, fields) => void lines.push({ level: 'info', msg, ...(fields ? { fields } : {}) }),
+    warn: (msg, fields) => void lines.push({ level: 'warn', msg, ...(fields ? { fields } : {}) }),
+    error: (msg, fields) => void lines.push({ level: 'error', msg, ...(fields ? { fields } : {}) }),
+  };
+}
+
+export interface Harness {
+  gw: Gateway;
+  dir: string;
+  clock: FakeClock;
+  logger: ReturnType<typeof collectingLogger>;
+  /** close() then createGateway on the same dataDir, same clock and logger. */
+  restart(): Gateway;
+  /** Closes the gateway and removes the data dir. */
+  dispose(): void;
+}
+
+export function makeTempDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-state-'));
+}
+
+export function openHarness(opts: { dir?: string; clock?: FakeClock } = {}): Harness {
+  const dir = opts.dir ?? makeTempDir();
+  const clock = opts.clock ?? new FakeClock();
+  const logger = collectingLogger();
+  const open = () => createGateway({ dataDir: dir, now: clock.now, autoStart: false, logger });
+  const h: Harness = {
+    gw: open(),
+    dir,
+    clock,
+    logger,
+    restart() {
+      h.gw.close();
+      h.gw = open();
+      return h.gw;
+    },
+    dispose() {
+      h.gw.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return h;
+}
+
+/** The lower-case hex of the UTF-8 bytes of a key, as the spec's context key carries it. */
+export function contextKeyOf(target: string): string {
+  return `session-state:${Buffer.from(target, 'utf8').toString('hex')}`;
+}
+
+export function noticeFor(target: string, changesSince: number): { text: string; contextKey: string } {
+  return {
+    text: `Session "${target}" changed (other actor). Reconcile before acting: session_status sessionKey "${target}" changesSince ${changesSince}.`,
+    contextKey: contextKeyOf(target),
+  };
+}
+
+/** A notify-eligible human turn on `sessionKey`. */
+export function humanTurn(sessionKey: string, extra: Partial<RecordInput> = {}): RecordInput {
+  return {
+    sessionKey,
+    kind: 'human_direct_message',
+    actorType: 'human',
+    actorId: 'person:ada',
+    summary: 'human message via desktop',
+    payload: { channel: 'desktop' },
+    ...extra,
+  };
+}
+
+export function count(gw: Gateway, table: string): number {
+  return (gw.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+}
+
+export function cursorRows(gw: Gateway): unknown[] {
+  return gw.db.prepare('SELECT * FROM session_watch_cursors ORDER BY watcher_key, target_key').all();
+}

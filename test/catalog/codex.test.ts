@@ -20,7 +20,11 @@ describe('Codex discovery', () => {
   it('lists plain, compressed and archived rollouts, prefers the plain file, skips sub-agents', () => {
     h = makeHarness();
     writeCodex(h.roots.codex);
-    const ids = ['019cb3f2-0000-7000-8000-000000000001', '019cb3f2-0000-7000-8000-000000000002', '019cb3f2-0000-7000-8000-000000000003'];
+    const ids = [
+      '019cb3f2-0000-7000-8000-000000000001',
+      '019cb3f2-0000-7000-8000-000000000002',
+      '019cb3f2-0000-7000-8000-000000000003',
+    ];
     // A compressed twin of the live rollout must not produce a second entry.
     const live = path.join(h.roots.codex, '2026', '03', '02', codexRolloutName());
     fs.writeFileSync(`${live}.zst`, zstdStore(fs.readFileSync(live)));
@@ -29,11 +33,20 @@ describe('Codex discovery', () => {
     fs.rmSync(cold);
     const arch = writeCodex(h.roots.codex, '', ids[1]);
     fs.renameSync(arch, path.join(archive(), path.basename(arch)));
-    writeCodex(h.roots.codex, '', ids[2], { subagent: { thread_spawn: { parent_thread_id: CODEX_ID, depth: 1 } } });
-    fs.writeFileSync(path.join(path.dirname(h.roots.codex), 'session_index.jsonl'), line({ id: ids[1], thread_name: 'Archived work', updated_at: '2026-03-02T10:00:00Z' }));
+    writeCodex(h.roots.codex, '', ids[2], {
+      subagent: { thread_spawn: { parent_thread_id: CODEX_ID, depth: 1 } },
+    });
+    fs.writeFileSync(
+      path.join(path.dirname(h.roots.codex), 'session_index.jsonl'),
+      line({ id: ids[1], thread_name: 'Archived work', updated_at: '2026-03-02T10:00:00Z' }),
+    );
     const list = h.catalog.list().filter((e) => e.provider === 'codex');
     expect(list.map((e) => e.threadId).sort()).toEqual([CODEX_ID, ids[0], ids[1]].sort());
-    expect(list.find((e) => e.threadId === CODEX_ID)).toMatchObject({ title: 'add a regression test', cwd: '/home/ana/src/ledger-api', createdAt: Date.parse('2026-03-02T09:20:11.377Z') });
+    expect(list.find((e) => e.threadId === CODEX_ID)).toMatchObject({
+      title: 'add a regression test',
+      cwd: '/home/ana/src/ledger-api',
+      createdAt: Date.parse('2026-03-02T09:20:11.377Z'),
+    });
     expect(list.find((e) => e.threadId === ids[1])!.title).toBe('Archived work');
   });
 });
@@ -93,7 +106,11 @@ describe('Codex monitor', () => {
     fs.rmSync(`${archived}.zst`);
     for (let i = 0; i < 3; i++) await h.catalog.tick();
     expect(h.events.filter((e) => e.kind === 'upstream_missing')).toEqual([
-      expect.objectContaining({ summary: 'upstream missing via codex', payload: { channel: 'codex' }, actorType: 'system' }),
+      expect.objectContaining({
+        summary: 'upstream missing via codex',
+        payload: { channel: 'codex' },
+        actorType: 'system',
+      }),
     ]);
     expect(linkRow(h.db, KEY)).toBeUndefined();
   });

@@ -50,7 +50,12 @@ describe('catalog.continue', () => {
     const argsFile = fakeCli(bin, 'claude', real, claudeRow);
     const key = h.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID }).key;
     await h.catalog.continue(key, 'please   run the tests');
-    expect(JSON.parse(fs.readFileSync(argsFile, 'utf8'))).toEqual(['--resume', CLAUDE_ID, '-p', 'please   run the tests']);
+    expect(JSON.parse(fs.readFileSync(argsFile, 'utf8'))).toEqual([
+      '--resume',
+      CLAUDE_ID,
+      '-p',
+      'please   run the tests',
+    ]);
     expect(h.imported.get(key)!.slice(-2)).toEqual([
       { role: 'user', text: 'please   run the tests' },
       { role: 'assistant', text: 'reply from claude' },
@@ -69,18 +74,28 @@ describe('catalog.continue', () => {
     const argsFile = fakeCli(bin, 'codex', real, codexRow);
     const key = h.catalog.adopt({ provider: 'codex', threadId: CODEX_ID }).key;
     await h.catalog.continue(key, '--help me');
-    expect(JSON.parse(fs.readFileSync(argsFile, 'utf8'))).toEqual(['exec', 'resume', CODEX_ID, '--', '--help me']);
+    expect(JSON.parse(fs.readFileSync(argsFile, 'utf8'))).toEqual([
+      'exec',
+      'resume',
+      CODEX_ID,
+      '--',
+      '--help me',
+    ]);
     fs.appendFileSync(real, codexUserMessage('and from the terminal'));
     await h.catalog.tick();
     expect(humanTurns(h.events, key)).toEqual({ events: 1, turns: 1 });
-    expect(h.db.prepare('SELECT text FROM catalog_own_texts WHERE session_key = ?').all(key)).toEqual([{ text: '--help me' }]);
+    expect(h.db.prepare('SELECT text FROM catalog_own_texts WHERE session_key = ?').all(key)).toEqual([
+      { text: '--help me' },
+    ]);
   });
 
   it('a missing CLI gives a clear error naming the command', async () => {
     h = makeHarness({ env: { PATH: binDir() } });
     writeClaude(h.roots.claude);
     const key = h.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID }).key;
-    await expect(h.catalog.continue(key, 'hi')).rejects.toThrow('the "claude" command is not installed (not found on PATH)');
+    await expect(h.catalog.continue(key, 'hi')).rejects.toThrow(
+      'the "claude" command is not installed (not found on PATH)',
+    );
   });
 
   it('a failing CLI reports its exit code; unknown sessions and empty texts are refused', async () => {
@@ -90,7 +105,9 @@ describe('catalog.continue', () => {
     fakeCli(bin, 'claude', real, claudeRow, 3);
     const key = h.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID }).key;
     await expect(h.catalog.continue(key, 'hi')).rejects.toThrow('"claude" exited with code 3: boom');
-    await expect(h.catalog.continue('agent:main:main', 'hi')).rejects.toThrow(/^Unknown sessionKey: agent:main:main/);
+    await expect(h.catalog.continue('agent:main:main', 'hi')).rejects.toThrow(
+      /^Unknown sessionKey: agent:main:main/,
+    );
     await expect(h.catalog.continue(key, '   ')).rejects.toThrow('text is required');
   });
 });
@@ -105,11 +122,28 @@ describe('defaultCatalogRoots', () => {
     });
   });
 
-  it('honours the tools\' environment overrides', () => {
+  it("honours the tools' environment overrides", () => {
     expect(
-      defaultCatalogRoots({ HOME: '/h', CLAUDE_CONFIG_DIR: '/c1,/c2', CODEX_HOME: '/cx', XDG_DATA_HOME: '/xdg', PI_CODING_AGENT_DIR: '/pi' }),
-    ).toEqual({ claude: '/c1/projects', codex: '/cx/sessions', opencode: '/xdg/opencode', pi: '/pi/sessions' });
-    expect(defaultCatalogRoots({ HOME: '/h', OPENCODE_DB: 'opencode-beta.db', PI_CODING_AGENT_SESSION_DIR: '/flat' })).toMatchObject({
+      defaultCatalogRoots({
+        HOME: '/h',
+        CLAUDE_CONFIG_DIR: '/c1,/c2',
+        CODEX_HOME: '/cx',
+        XDG_DATA_HOME: '/xdg',
+        PI_CODING_AGENT_DIR: '/pi',
+      }),
+    ).toEqual({
+      claude: '/c1/projects',
+      codex: '/cx/sessions',
+      opencode: '/xdg/opencode',
+      pi: '/pi/sessions',
+    });
+    expect(
+      defaultCatalogRoots({
+        HOME: '/h',
+        OPENCODE_DB: 'opencode-beta.db',
+        PI_CODING_AGENT_SESSION_DIR: '/flat',
+      }),
+    ).toMatchObject({
       opencode: '/h/.local/share/opencode/opencode-beta.db',
       pi: '/flat',
     });

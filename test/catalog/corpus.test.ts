@@ -4,6 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createCatalog } from '../../electron/gateway/catalog';
+import type { SessionState } from '../../electron/gateway/types';
 import { humanTurns, makeHarness, rng, type Harness } from './helpers';
 
 const REAL = path.resolve(__dirname, '../../../shared/corpora/real');
@@ -13,7 +15,11 @@ interface ExpectedFile {
   path: string;
   tool: 'claude' | 'codex' | 'pi';
   role: string;
-  expected: { firstUserLine?: number | null; humanActivityAfterFirstUserLine?: number; userMessagesAfterFirstUserLine?: number };
+  expected: {
+    firstUserLine?: number | null;
+    humanActivityAfterFirstUserLine?: number;
+    userMessagesAfterFirstUserLine?: number;
+  };
 }
 
 const files: ExpectedFile[] = HAVE_CORPUS
@@ -33,6 +39,22 @@ function threadIdOf(f: ExpectedFile, firstLine: string): string {
 }
 
 let h: Harness | undefined;
+
+/** A catalog over other roots that only lists (adoption of a legacy file fails before any write). */
+function listingCatalog(harness: Harness, roots: Harness['roots']) {
+  const unused = () => {
+    throw new Error('not used by listing');
+  };
+  return createCatalog({
+    db: harness.db,
+    sessions: { create: unused, get: () => undefined, list: () => [], reset: unused, delete: unused },
+    state: { record: unused, registerWatch: unused } as unknown as SessionState,
+    now: () => 0,
+    roots,
+    logger: { info() {}, warn() {}, error() {} },
+    importTranscript: unused,
+  });
+}
 afterEach(() => {
   h?.cleanup();
   h = undefined;
@@ -62,35 +84,45 @@ describe.runIf(HAVE_CORPUS)('real transcripts give exactly the expected counts',
       while (pos < data.length) {
         // Uneven chunks from a few bytes to ~1.5 MiB, almost always ending mid-line.
         const r = rand();
-        const size = r < 0.3 ? 1 + Math.floor(rand() * 4000) : r < 0.9 ? Math.floor(rand() * 300_000) : Math.floor(rand() * 1_500_000);
+        const size =
+          r < 0.3
+            ? 1 + Math.floor(rand() * 4000)
+            : r < 0.9
+              ? Math.floor(rand() * 300_000)
+              : Math.floor(rand() * 1_500_000);
         const end = Math.min(data.length, pos + Math.max(1, size));
         fs.appendFileSync(file, data.subarray(pos, end));
         pos = end;
         await h.catalog.tick();
       }
       for (let n = 0; n < 20; n++) {
-        const before = JSON.stringify(h.db.prepare('SELECT marker_offset, scan_state FROM catalog_upstream_links').all());
+        const before = JSON.stringify(
+          h.db.prepare('SELECT marker_offset, scan_state FROM catalog_upstream_links').all(),
+        );
         await h.catalog.tick();
-        if (JSON.stringify(h.db.prepare('SELECT marker_offset, scan_state FROM catalog_upstream_links').all()) === before) break;
+        if (
+          JSON.stringify(
+            h.db.prepare('SELECT marker_offset, scan_state FROM catalog_upstream_links').all(),
+          ) === before
+        )
+          break;
       }
       const want = f.expected.humanActivityAfterFirstUserLine ?? f.expected.userMessagesAfterFirstUserLine;
       expect(humanTurns(h.events, info.key).turns).toBe(want);
-      const link = h.db.prepare('SELECT marker_offset FROM catalog_upstream_links').get() as { marker_offset: number };
+      const link = h.db.prepare('SELECT marker_offset FROM catalog_upstream_links').get() as {
+        marker_offset: number;
+      };
       expect(link.marker_offset).toBe(data.length);
     });
   }
 
   it('lists the real homes: 7 Claude sessions (sub-agent files skipped), 8 Codex rollouts, 2 Pi v3 sessions', async () => {
     h = makeHarness();
-    const { createCatalog } = await import('../../electron/gateway/catalog');
-    const cat = createCatalog({
-      db: h.db,
-      sessions: { create: () => { throw new Error('no'); }, get: () => undefined, list: () => [], reset() {}, delete() {} },
-      state: undefined as never,
-      now: () => 0,
-      roots: { claude: path.join(REAL, 'claude/projects'), codex: path.join(REAL, 'codex/sessions'), pi: path.join(REAL, 'pi/sessions'), opencode: h.roots.opencode },
-      logger: { info() {}, warn() {}, error() {} },
-      importTranscript() {},
+    const cat = listingCatalog(h, {
+      claude: path.join(REAL, 'claude/projects'),
+      codex: path.join(REAL, 'codex/sessions'),
+      pi: path.join(REAL, 'pi/sessions'),
+      opencode: h.roots.opencode,
     });
     const list = cat.list();
     const count = (p: string) => list.filter((e) => e.provider === p).length;
@@ -106,8 +138,10 @@ describe.runIf(HAVE_CORPUS)('real transcripts give exactly the expected counts',
     expect(cx.sizeBytes).toBe(515526);
     expect(await cat.listAsync()).toEqual(list);
     // Legacy Pi (v1) files are not listed: Pi rewrites them when it opens them.
-    const legacy = createCatalog({ ...({} as never), db: h.db, sessions: undefined as never, state: undefined as never, now: () => 0, logger: { info() {}, warn() {}, error() {} }, importTranscript() {}, roots: { claude: h.roots.claude, codex: h.roots.codex, opencode: h.roots.opencode, pi: path.join(REAL, 'pi-v1/sessions') } });
+    const legacy = listingCatalog(h, { ...h.roots, pi: path.join(REAL, 'pi-v1/sessions') });
     expect(legacy.list()).toEqual([]);
-    expect(() => legacy.adopt({ provider: 'pi', threadId: 'ffae836b-9420-4060-ac13-7745215f90ff' })).toThrow(/old transcript format/);
+    expect(() => legacy.adopt({ provider: 'pi', threadId: 'ffae836b-9420-4060-ac13-7745215f90ff' })).toThrow(
+      /old transcript format/,
+    );
   });
 });

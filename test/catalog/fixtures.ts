@@ -10,30 +10,72 @@ const CWD = '/home/ana/src/ledger-api';
 const TS = '2026-03-02T09:14:05.098Z';
 
 export function claudeUser(content: unknown, extra: Record<string, unknown> = {}): string {
-  return line({ parentUuid: null, isSidechain: false, userType: 'external', cwd: CWD, sessionId: CLAUDE_ID, type: 'user', message: { role: 'user', content }, uuid: 'u', timestamp: TS, ...extra });
+  return line({
+    parentUuid: null,
+    isSidechain: false,
+    userType: 'external',
+    cwd: CWD,
+    sessionId: CLAUDE_ID,
+    type: 'user',
+    message: { role: 'user', content },
+    uuid: 'u',
+    timestamp: TS,
+    ...extra,
+  });
 }
 
 export function claudeAssistant(text: string): string {
-  return line({ isSidechain: false, cwd: CWD, sessionId: CLAUDE_ID, type: 'assistant', message: { id: 'msg_1', role: 'assistant', content: [{ type: 'text', text }] }, uuid: 'a', timestamp: TS });
+  return line({
+    isSidechain: false,
+    cwd: CWD,
+    sessionId: CLAUDE_ID,
+    type: 'assistant',
+    message: { id: 'msg_1', role: 'assistant', content: [{ type: 'text', text }] },
+    uuid: 'a',
+    timestamp: TS,
+  });
 }
 
 export function writeClaude(root: string, body = ''): string {
   const file = path.join(root, '-home-ana-src-ledger-api', `${CLAUDE_ID}.jsonl`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, claudeUser('The /invoices endpoint returns 500. Find out why.') + claudeAssistant('Looking.') + body);
+  fs.writeFileSync(
+    file,
+    claudeUser('The /invoices endpoint returns 500. Find out why.') + claudeAssistant('Looking.') + body,
+  );
   return file;
 }
 
 export function codexMeta(source: unknown = 'cli', id = CODEX_ID): string {
-  return line({ timestamp: '2026-03-02T09:20:11.402Z', type: 'session_meta', payload: { id, timestamp: '2026-03-02T09:20:11.377Z', cwd: CWD, originator: 'codex_cli_rs', cli_version: '0.98.0', source, base_instructions: { text: 'You are Codex' } } });
+  return line({
+    timestamp: '2026-03-02T09:20:11.402Z',
+    type: 'session_meta',
+    payload: {
+      id,
+      timestamp: '2026-03-02T09:20:11.377Z',
+      cwd: CWD,
+      originator: 'codex_cli_rs',
+      cli_version: '0.98.0',
+      source,
+      base_instructions: { text: 'You are Codex' },
+    },
+  });
 }
 
 export function codexUserMessage(message: string, extra: Record<string, unknown> = {}): string {
-  return line({ timestamp: '2026-03-02T09:20:11.417Z', type: 'event_msg', payload: { type: 'user_message', message, images: [], local_images: [], text_elements: [], ...extra } });
+  return line({
+    timestamp: '2026-03-02T09:20:11.417Z',
+    type: 'event_msg',
+    payload: { type: 'user_message', message, images: [], local_images: [], text_elements: [], ...extra },
+  });
 }
 
 export function codexResponseUser(text: string): string {
-  return line({ timestamp: '2026-03-02T09:20:11.416Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } });
+  return line({
+    timestamp: '2026-03-02T09:20:11.416Z',
+    type: 'response_item',
+    payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] },
+  });
 }
 
 export function codexRolloutName(id = CODEX_ID): string {
@@ -48,7 +90,13 @@ export function writeCodex(root: string, body = '', id = CODEX_ID, source: unkno
 }
 
 export function piMessage(message: Record<string, unknown>, id = 'c41d2e3f'): string {
-  return line({ type: 'message', id, parentId: null, timestamp: '2026-03-02T09:30:15.004Z', message: { timestamp: 1772443815000, ...message } });
+  return line({
+    type: 'message',
+    id,
+    parentId: null,
+    timestamp: '2026-03-02T09:30:15.004Z',
+    message: { timestamp: 1772443815000, ...message },
+  });
 }
 
 export function writePi(root: string, body = ''): string {

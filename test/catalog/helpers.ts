@@ -7,7 +7,13 @@ import path from 'node:path';
 import { openDatabase, type Db } from '../../electron/gateway/db/open';
 import { createCatalog, type CatalogDeps, type CatalogService } from '../../electron/gateway/catalog';
 import type { CatalogFs } from '../../electron/gateway/catalog/fsio';
-import type { RecordInput, SessionInfo, SessionState, Sessions, StateEvent } from '../../electron/gateway/types';
+import type {
+  RecordInput,
+  SessionInfo,
+  SessionState,
+  Sessions,
+  StateEvent,
+} from '../../electron/gateway/types';
 
 export interface Recorded extends RecordInput {
   sequence: number;
@@ -48,7 +54,13 @@ export function makeHarness(opts: { fs?: CatalogFs; env?: NodeJS.ProcessEnv } = 
   const sessions: Sessions = {
     create(input) {
       if (sessionMap.has(input.key)) throw new Error(`Session exists: ${input.key}`);
-      const info: SessionInfo = { key: input.key, agentId: 'main', createdAt: clock.t, updatedAt: clock.t, ...(input.label ? { label: input.label } : {}) };
+      const info: SessionInfo = {
+        key: input.key,
+        agentId: 'main',
+        createdAt: clock.t,
+        updatedAt: clock.t,
+        ...(input.label ? { label: input.label } : {}),
+      };
       sessionMap.set(input.key, info);
       return info;
     },
@@ -59,7 +71,13 @@ export function makeHarness(opts: { fs?: CatalogFs; env?: NodeJS.ProcessEnv } = 
       sessionMap.delete(key);
     },
   };
-  const toEvent = (r: Recorded): StateEvent => ({ sequence: r.sequence, kind: r.kind, actorType: r.actorType, occurredAt: clock.t, summary: r.summary });
+  const toEvent = (r: Recorded): StateEvent => ({
+    sequence: r.sequence,
+    kind: r.kind,
+    actorType: r.actorType,
+    occurredAt: clock.t,
+    summary: r.summary,
+  });
   const state: SessionState = {
     record(input) {
       if (failing > 0) {
@@ -80,7 +98,13 @@ export function makeHarness(opts: { fs?: CatalogFs; env?: NodeJS.ProcessEnv } = 
     },
     acknowledge() {},
     version: () => events.length,
-    changesSince: () => ({ stateVersion: 0, events: [], truncated: false, earliestAvailableSequence: 0, historyGap: false }),
+    changesSince: () => ({
+      stateVersion: 0,
+      events: [],
+      truncated: false,
+      earliestAvailableSequence: 0,
+      historyGap: false,
+    }),
     cursor: () => undefined,
     sweep() {},
     prune() {},
@@ -94,7 +118,10 @@ export function makeHarness(opts: { fs?: CatalogFs; env?: NodeJS.ProcessEnv } = 
     roots,
     logger: { info() {}, warn() {}, error() {} },
     importTranscript(key, messages) {
-      imported.set(key, [...(imported.get(key) ?? []), ...messages.map((m) => ({ role: m.role, text: m.text }))]);
+      imported.set(key, [
+        ...(imported.get(key) ?? []),
+        ...messages.map((m) => ({ role: m.role, text: m.text })),
+      ]);
     },
     hostId: 'test-host',
     ...(opts.fs ? { fs: opts.fs } : {}),
@@ -122,12 +149,18 @@ export function makeHarness(opts: { fs?: CatalogFs; env?: NodeJS.ProcessEnv } = 
 
 /** Human-activity events recorded so far, and the sum of their turns. */
 export function humanTurns(events: Recorded[], sessionKey?: string): { events: number; turns: number } {
-  const hs = events.filter((e) => e.kind === 'human_direct_message' && (sessionKey === undefined || e.sessionKey === sessionKey));
-  return { events: hs.length, turns: hs.reduce((n, e) => n + (typeof e.payload?.turns === 'number' ? e.payload.turns : 1), 0) };
+  const hs = events.filter(
+    (e) => e.kind === 'human_direct_message' && (sessionKey === undefined || e.sessionKey === sessionKey),
+  );
+  return {
+    events: hs.length,
+    turns: hs.reduce((n, e) => n + (typeof e.payload?.turns === 'number' ? e.payload.turns : 1), 0),
+  };
 }
 
 export function linkRow(db: Db, sessionKey: string): Record<string, unknown> | undefined {
-  return db.prepare('SELECT * FROM catalog_upstream_links WHERE session_key = ?').get(sessionKey) as Record<string, unknown> | undefined;
+  return db.prepare('SELECT * FROM catalog_upstream_links WHERE session_key = ?').get(sessionKey) as
+    Record<string, unknown> | undefined;
 }
 
 export function line(o: unknown): string {
@@ -152,7 +185,10 @@ export function zstdStore(data: Buffer): Buffer {
     const n = Math.min(MAX, data.length - pos);
     const last = pos + n >= data.length ? 1 : 0;
     const header = (n << 3) | (0 << 1) | last;
-    parts.push(Buffer.from([header & 0xff, (header >> 8) & 0xff, (header >> 16) & 0xff]), data.subarray(pos, pos + n));
+    parts.push(
+      Buffer.from([header & 0xff, (header >> 8) & 0xff, (header >> 16) & 0xff]),
+      data.subarray(pos, pos + n),
+    );
     pos += n;
   } while (pos < data.length);
   return Buffer.concat(parts);

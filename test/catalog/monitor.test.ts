@@ -26,23 +26,42 @@ describe('adoption', () => {
     const file = setup();
     const adopted = h.events.filter((e) => e.kind === 'adopted');
     expect(adopted).toEqual([
-      expect.objectContaining({ sessionKey: KEY, actorType: 'human', summary: 'adopted from claude', payload: { catalogId: 'claude', hostId: 'test-host' } }),
+      expect.objectContaining({
+        sessionKey: KEY,
+        actorType: 'human',
+        summary: 'adopted from claude',
+        payload: { catalogId: 'claude', hostId: 'test-host' },
+      }),
     ]);
     expect(h.imported.get(KEY)).toEqual([
       { role: 'user', text: 'The /invoices endpoint returns 500. Find out why.' },
       { role: 'assistant', text: 'Looking.' },
     ]);
-    expect(linkRow(h.db, KEY)).toMatchObject({ provider: 'claude', thread_id: CLAUDE_ID, marker_offset: fs.statSync(file).size, missing_streak: 0, generation: 1 });
+    expect(linkRow(h.db, KEY)).toMatchObject({
+      provider: 'claude',
+      thread_id: CLAUDE_ID,
+      marker_offset: fs.statSync(file).size,
+      missing_streak: 0,
+      generation: 1,
+    });
     const w = h.db.prepare('SELECT watcher_key FROM session_watch_cursors WHERE target_key = ?').all(KEY);
     expect(w).toEqual([{ watcher_key: 'agent:main:main' }]);
-    expect(h.catalog.list().find((e) => e.threadId === CLAUDE_ID)).toMatchObject({ adopted: true, title: 'The /invoices endpoint returns 500. Find out why.', cwd: '/home/ana/src/ledger-api' });
+    expect(h.catalog.list().find((e) => e.threadId === CLAUDE_ID)).toMatchObject({
+      adopted: true,
+      title: 'The /invoices endpoint returns 500. Find out why.',
+      cwd: '/home/ana/src/ledger-api',
+    });
   });
 
   it('rejects unknown threads, unknown providers and sub-agent files with clear errors', () => {
     h = makeHarness();
     writeClaude(h.roots.claude);
-    expect(() => h.catalog.adopt({ provider: 'claude', threadId: 'nope' })).toThrow(/^Unknown thread: claude session nope/);
-    expect(() => h.catalog.adopt({ provider: 'zed' as never, threadId: 'x' })).toThrow('Unknown catalog provider: zed');
+    expect(() => h.catalog.adopt({ provider: 'claude', threadId: 'nope' })).toThrow(
+      /^Unknown thread: claude session nope/,
+    );
+    expect(() => h.catalog.adopt({ provider: 'zed' as never, threadId: 'x' })).toThrow(
+      'Unknown catalog provider: zed',
+    );
     expect(() => h.catalog.adopt({ provider: 'claude', threadId: 'agent-1234' })).toThrow(/Unknown thread/);
   });
 
@@ -55,7 +74,11 @@ describe('adoption', () => {
     fs.renameSync(`${file}.gone`, file);
     fs.appendFileSync(file, claudeUser('typed while unwatched'));
     h.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID });
-    expect(linkRow(h.db, KEY)).toMatchObject({ missing_streak: 0, generation: 2, marker_offset: fs.statSync(file).size });
+    expect(linkRow(h.db, KEY)).toMatchObject({
+      missing_streak: 0,
+      generation: 2,
+      marker_offset: fs.statSync(file).size,
+    });
     await h.catalog.tick();
     expect(turns().events).toBe(0);
     fs.appendFileSync(file, claudeUser('new'));
@@ -111,7 +134,9 @@ describe('reading what was added', () => {
 
   it('a 3 MiB single human line is classified across checks with bounded state and counted once', async () => {
     const file = setup();
-    const big = claudeUser([{ type: 'text', text: `review this log:\n${'a\\u00e9 \t'.repeat(3 * MiB / 8)}` }]);
+    const big = claudeUser([
+      { type: 'text', text: `review this log:\n${'a\\u00e9 \t'.repeat((3 * MiB) / 8)}` },
+    ]);
     expect(big.length).toBeGreaterThan(3 * MiB);
     fs.appendFileSync(file, big + claudeUser('after the big one'));
     const sizes: number[] = [];
@@ -131,7 +156,12 @@ describe('reading what was added', () => {
     // Multi-byte characters land on window edges: the scanner must never split one.
     const ownText = `summarise:\n${'lorem ipsüm 😀 \u2003 '.repeat(190_000)}`;
     h.catalog.rememberOwnText(KEY, ownText);
-    fs.appendFileSync(file, claudeUser([{ type: 'tool_result', tool_use_id: 't', content: 'y'.repeat(3 * MiB) }]) + claudeUser(ownText) + claudeUser(`${ownText} !`));
+    fs.appendFileSync(
+      file,
+      claudeUser([{ type: 'tool_result', tool_use_id: 't', content: 'y'.repeat(3 * MiB) }]) +
+        claudeUser(ownText) +
+        claudeUser(`${ownText} !`),
+    );
     for (let i = 0; i < 12; i++) await h.catalog.tick();
     expect(turns()).toEqual({ events: 1, turns: 1 });
     expect(linkRow(h.db, KEY)!.marker_offset).toBe(fs.statSync(file).size);
@@ -151,7 +181,10 @@ describe('reading what was added', () => {
   it('a replaced file (new inode, even when longer) is re-baselined', async () => {
     const file = setup();
     const size = fs.statSync(file).size;
-    fs.writeFileSync(`${file}.new`, claudeUser('x'.repeat(size)) + claudeUser('old prompt copied by a rewrite'));
+    fs.writeFileSync(
+      `${file}.new`,
+      claudeUser('x'.repeat(size)) + claudeUser('old prompt copied by a rewrite'),
+    );
     fs.renameSync(`${file}.new`, file);
     await h.catalog.tick();
     expect(turns().events).toBe(0);
@@ -168,7 +201,12 @@ describe('missing sources', () => {
     expect(missing()).toHaveLength(0);
     await h.catalog.tick();
     expect(missing()).toEqual([
-      expect.objectContaining({ sessionKey: KEY, actorType: 'system', summary: 'upstream missing via claude', payload: { channel: 'claude' } }),
+      expect.objectContaining({
+        sessionKey: KEY,
+        actorType: 'system',
+        summary: 'upstream missing via claude',
+        payload: { channel: 'claude' },
+      }),
     ]);
     expect(linkRow(h.db, KEY)).toBeUndefined();
     await h.catalog.tick();
@@ -197,7 +235,8 @@ describe('missing sources', () => {
     const fsx: CatalogFs = {
       ...nodeFs,
       statSync(p) {
-        if (denied && p.endsWith(`${CLAUDE_ID}.jsonl`)) throw Object.assign(new Error(`EACCES: permission denied, stat '${p}'`), { code: 'EACCES' });
+        if (denied && p.endsWith(`${CLAUDE_ID}.jsonl`))
+          throw Object.assign(new Error(`EACCES: permission denied, stat '${p}'`), { code: 'EACCES' });
         return nodeFs.statSync(p);
       },
     };
@@ -257,7 +296,9 @@ describe('recording', () => {
     fs.appendFileSync(file, claudeUser('one'));
     const before = linkRow(h.db, KEY)!;
     await h.catalog.tick();
-    h.db.prepare('UPDATE catalog_upstream_links SET marker_offset = ? WHERE session_key = ?').run(before.marker_offset, KEY);
+    h.db
+      .prepare('UPDATE catalog_upstream_links SET marker_offset = ? WHERE session_key = ?')
+      .run(before.marker_offset, KEY);
     await h.catalog.tick();
     expect(turns()).toEqual({ events: 1, turns: 1 });
     const keys = h.events.filter((e) => e.kind === 'human_direct_message').map((e) => e.dedupeKey);
@@ -276,7 +317,14 @@ describe('recording', () => {
   it('self-echo: normalised text equal to one of the 10 most recent own texts is dropped', async () => {
     const file = setup();
     for (let i = 0; i <= 10; i++) h.catalog.rememberOwnText(KEY, `  own   message\n${i} `);
-    fs.appendFileSync(file, claudeUser('own message 10') + claudeUser([{ type: 'text', text: 'own message' }, { type: 'text', text: '5' }]));
+    fs.appendFileSync(
+      file,
+      claudeUser('own message 10') +
+        claudeUser([
+          { type: 'text', text: 'own message' },
+          { type: 'text', text: '5' },
+        ]),
+    );
     await h.catalog.tick();
     expect(turns().events).toBe(0);
     // The oldest of eleven is no longer among the ten most recent: it counts as human.

@@ -28,14 +28,40 @@ function schema(db: Database.Database): void {
 }
 
 function addSession(id: string, title: string, extra: { parent?: string; archived?: number } = {}): void {
-  w.prepare('INSERT INTO session VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(id, 'proj1', extra.parent ?? null, 'brave-otter', '/home/ana/src/ledger-api', title, '1.2.10', T0, T0, extra.archived ?? null);
+  w.prepare('INSERT INTO session VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+    id,
+    'proj1',
+    extra.parent ?? null,
+    'brave-otter',
+    '/home/ana/src/ledger-api',
+    title,
+    '1.2.10',
+    T0,
+    T0,
+    extra.archived ?? null,
+  );
 }
 
 /** Adds a message with parts; returns its id. `parts` undefined → a user row still being written. */
-function addMessage(role: 'user' | 'assistant', parts: Record<string, unknown>[], at = T0 + ++seq * 1000, sid = SID): string {
+function addMessage(
+  role: 'user' | 'assistant',
+  parts: Record<string, unknown>[],
+  at = T0 + ++seq * 1000,
+  sid = SID,
+): string {
   const id = `msg_${String(at).padStart(14, '0')}${String(seq).padStart(4, '0')}`;
-  w.prepare('INSERT INTO message VALUES (?, ?, ?, ?, ?)').run(id, sid, at, at, JSON.stringify({ role, time: { created: at } }));
-  parts.forEach((p, i) => w.prepare('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)').run(`prt_${id.slice(4)}${i}`, id, sid, at, at, JSON.stringify(p)));
+  w.prepare('INSERT INTO message VALUES (?, ?, ?, ?, ?)').run(
+    id,
+    sid,
+    at,
+    at,
+    JSON.stringify({ role, time: { created: at } }),
+  );
+  parts.forEach((p, i) =>
+    w
+      .prepare('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)')
+      .run(`prt_${id.slice(4)}${i}`, id, sid, at, at, JSON.stringify(p)),
+  );
   w.prepare('UPDATE session SET time_updated = ? WHERE id = ?').run(at, sid);
   return id;
 }
@@ -71,7 +97,13 @@ describe('OpenCode discovery', () => {
     addSession('ses_old', 'archived', { archived: T0 });
     const list = h.catalog.list().filter((e) => e.provider === 'opencode');
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ threadId: SID, title: 'Fix 500 on /invoices', cwd: '/home/ana/src/ledger-api', createdAt: T0, lastActivityAt: T0 + 2000 });
+    expect(list[0]).toMatchObject({
+      threadId: SID,
+      title: 'Fix 500 on /invoices',
+      cwd: '/home/ana/src/ledger-api',
+      createdAt: T0,
+      lastActivityAt: T0 + 2000,
+    });
     expect(list[0]!.sizeBytes).toBeGreaterThan(50);
     expect(await h.catalog.listAsync()).toEqual(h.catalog.list());
   });
@@ -87,7 +119,11 @@ describe('OpenCode classification', () => {
   it('counts a typed prompt, also one carrying synthetic file-read parts', async () => {
     expect(
       await adoptThenTurns(() => {
-        addMessage('user', [text('look at @src/a.ts'), text('Called the Read tool…', { synthetic: true }), { type: 'file', filename: 'a.ts' }]);
+        addMessage('user', [
+          text('look at @src/a.ts'),
+          text('Called the Read tool…', { synthetic: true }),
+          { type: 'file', filename: 'a.ts' },
+        ]);
         addMessage('assistant', [text('ok')]);
         addMessage('user', [text('thanks')]);
       }),
@@ -100,8 +136,17 @@ describe('OpenCode classification', () => {
         addMessage('user', [text('Plan mode is active.', { synthetic: true })]);
         addMessage('user', [text('hidden', { ignored: true })]);
         addMessage('user', [{ type: 'compaction', auto: true }]);
-        addMessage('user', [text('Continue if you have next steps, or stop and ask for clarification if you are unsure how to proceed.', { synthetic: true, metadata: { compaction_continue: true } })]);
-        addMessage('user', [text('Continue if you have next steps, or stop and ask for clarification if you are unsure how to proceed.')]);
+        addMessage('user', [
+          text(
+            'Continue if you have next steps, or stop and ask for clarification if you are unsure how to proceed.',
+            { synthetic: true, metadata: { compaction_continue: true } },
+          ),
+        ]);
+        addMessage('user', [
+          text(
+            'Continue if you have next steps, or stop and ask for clarification if you are unsure how to proceed.',
+          ),
+        ]);
         addMessage('user', [{ type: 'file', mime: 'image/png', filename: 'x.png' }]);
         addMessage('assistant', [text('reply')]);
       }),
@@ -124,7 +169,14 @@ describe('OpenCode classification', () => {
     const id = addMessage('user', []);
     await h.catalog.tick();
     expect(humanTurns(h.events, KEY).events).toBe(0);
-    w.prepare('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)').run('prt_late', id, SID, T0, T0, JSON.stringify(text('late parts')));
+    w.prepare('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)').run(
+      'prt_late',
+      id,
+      SID,
+      T0,
+      T0,
+      JSON.stringify(text('late parts')),
+    );
     await h.catalog.tick();
     expect(humanTurns(h.events, KEY)).toEqual({ events: 1, turns: 1 });
   });
@@ -160,7 +212,9 @@ describe('OpenCode monitor', () => {
        process.stdout.write(String(n));`,
     );
     const { spawn } = await import('node:child_process');
-    const child = spawn(process.execPath, [script, path.join(h.roots.opencode, 'opencode.db')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [script, path.join(h.roots.opencode, 'opencode.db')], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const done = new Promise<number | null>((r) => child.on('close', r));
@@ -196,7 +250,11 @@ describe('OpenCode monitor', () => {
     w.exec('ALTER TABLE session_old RENAME TO session');
     await h.catalog.tick();
     expect(h.events.filter((e) => e.kind === 'upstream_missing')).toEqual([
-      expect.objectContaining({ summary: 'upstream missing via opencode', payload: { channel: 'opencode' }, actorType: 'system' }),
+      expect.objectContaining({
+        summary: 'upstream missing via opencode',
+        payload: { channel: 'opencode' },
+        actorType: 'system',
+      }),
     ]);
   });
 });
@@ -212,13 +270,23 @@ describe('OpenCode JSON layout (older versions)', () => {
       fs.mkdirSync(path.dirname(path.join(store, rel)), { recursive: true });
       fs.writeFileSync(path.join(store, rel), JSON.stringify(v));
     };
-    put(`session/proj1/${SID}.json`, { id: SID, projectID: 'proj1', title: 'Legacy', directory: '/srv/app', time: { created: T0, updated: T0 } });
+    put(`session/proj1/${SID}.json`, {
+      id: SID,
+      projectID: 'proj1',
+      title: 'Legacy',
+      directory: '/srv/app',
+      time: { created: T0, updated: T0 },
+    });
     const msg = (id: string, role: string, at: number, parts: Record<string, unknown>[]) => {
       put(`message/${SID}/${id}.json`, { id, sessionID: SID, role, time: { created: at } });
-      parts.forEach((p, i) => put(`part/${id}/prt_${id}_${i}.json`, { id: `prt_${i}`, messageID: id, sessionID: SID, ...p }));
+      parts.forEach((p, i) =>
+        put(`part/${id}/prt_${id}_${i}.json`, { id: `prt_${i}`, messageID: id, sessionID: SID, ...p }),
+      );
     };
     msg('msg_001', 'user', T0 + 1, [text('first')]);
-    expect(h.catalog.list().filter((e) => e.provider === 'opencode')).toEqual([expect.objectContaining({ threadId: SID, title: 'Legacy', cwd: '/srv/app' })]);
+    expect(h.catalog.list().filter((e) => e.provider === 'opencode')).toEqual([
+      expect.objectContaining({ threadId: SID, title: 'Legacy', cwd: '/srv/app' }),
+    ]);
     h.catalog.adopt({ provider: 'opencode', threadId: SID });
     msg('msg_002', 'assistant', T0 + 2, [text('reply')]);
     msg('msg_003', 'user', T0 + 3, [text('second')]);

@@ -19,7 +19,10 @@ function scanInPieces(json: string, cuts: number[]) {
   return scanFinish(st, claudeRules.scan);
 }
 
-const text = fc.string({ unit: fc.constantFrom('a', ' ', '\n', '\t', 'é', '😀', '"', '\\', '<', '\u2003', 'Z'), maxLength: 60 });
+const text = fc.string({
+  unit: fc.constantFrom('a', ' ', '\n', '\t', 'é', '😀', '"', '\\', '<', '\u2003', 'Z'),
+  maxLength: 60,
+});
 const block = fc.oneof(
   fc.record({ type: fc.constant('text'), text }),
   fc.record({ type: fc.constant('tool_result'), tool_use_id: fc.string(), content: text }),
@@ -30,7 +33,10 @@ const row = fc.record({
   isSidechain: fc.boolean(),
   isMeta: fc.option(fc.boolean(), { nil: undefined }),
   extra: fc.jsonValue({ maxDepth: 3 }),
-  message: fc.record({ role: fc.constantFrom('user', 'assistant'), content: fc.oneof(text, fc.array(block, { maxLength: 5 })) }),
+  message: fc.record({
+    role: fc.constantFrom('user', 'assistant'),
+    content: fc.oneof(text, fc.array(block, { maxLength: 5 })),
+  }),
   timestamp: fc.constant('2026-03-02T09:14:05.098Z'),
 });
 
@@ -51,11 +57,15 @@ describe('row scanner', () => {
   });
 
   it('marks malformed rows (classified as not human, never skipped silently)', () => {
-    for (const bad of ['{"type":"user",', '{"a":tru}', '[1,2', '{"a" 1}', '{}}']) expect(scanInPieces(bad, [3]).row).toBeUndefined();
+    for (const bad of ['{"type":"user",', '{"a":tru}', '[1,2', '{"a" 1}', '{}}'])
+      expect(scanInPieces(bad, [3]).row).toBeUndefined();
   });
 
   it('keeps bounded state for huge strings and many blocks', () => {
-    const blocks = Array.from({ length: 5000 }, (_, i) => ({ type: i === 4321 ? 'tool_result' : 'text', text: 'x'.repeat(3000) }));
+    const blocks = Array.from({ length: 5000 }, (_, i) => ({
+      type: i === 4321 ? 'tool_result' : 'text',
+      text: 'x'.repeat(3000),
+    }));
     const json = JSON.stringify({ type: 'user', message: { role: 'user', content: blocks } });
     const res = scanInPieces(json, [1000, 200_000]);
     expect(claudeRules.human(res.row!)).toBe(false);

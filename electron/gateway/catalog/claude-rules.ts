@@ -31,7 +31,10 @@ export const claudeRules: RowRules = {
     if (text === undefined || text.trim() === '') return false;
     const t = text.trimStart();
     if (NOT_HUMAN_PREFIXES.some((p) => t.startsWith(p))) return false;
-    if (t.startsWith('<task-notification>') && (obj(row.origin)?.kind === 'task-notification' || row.isMeta === true))
+    if (
+      t.startsWith('<task-notification>') &&
+      (obj(row.origin)?.kind === 'task-notification' || row.isMeta === true)
+    )
       return false;
     return true;
   },

@@ -20,7 +20,12 @@ function firstMainUser(rows: Row[]): Row | undefined {
 export function claudeCatalog(root: string, cfs: CatalogFs): ProviderCatalog {
   function describe(file: string): Located[] {
     const st = cfs.statSync(file);
-    const head = headRows(cfs, file, st.size, (rows) => firstMainUser(rows) !== undefined && rows.some((r) => claudeRules.human(r)));
+    const head = headRows(
+      cfs,
+      file,
+      st.size,
+      (rows) => firstMainUser(rows) !== undefined && rows.some((r) => claudeRules.human(r)),
+    );
     const first = firstMainUser(head);
     if (!first) return [];
     const prompt = head.find((r) => r.isSidechain !== true && claudeRules.human(r));
@@ -67,7 +72,8 @@ export function claudeCatalog(root: string, cfs: CatalogFs): ProviderCatalog {
     },
     describe,
     find(threadId) {
-      if (!threadId || threadId.includes('/') || threadId.includes('\\') || threadId.startsWith('agent-')) return undefined;
+      if (!threadId || threadId.includes('/') || threadId.includes('\\') || threadId.startsWith('agent-'))
+        return undefined;
       for (const d of listDir(cfs, root)) {
         if (!d.dir) continue;
         const file = path.join(root, d.name, `${threadId}.jsonl`);

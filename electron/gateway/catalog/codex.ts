@@ -63,7 +63,9 @@ export function codexCatalog(root: string, cfs: CatalogFs): ProviderCatalog {
 
   function describe(file: string): Located[] {
     const st = cfs.statSync(file);
-    const rows = file.endsWith('.zst') ? rowsOf(zstdHead(cfs, file, HEAD_MAX_BYTES), false) : headRows(cfs, file, st.size, enough);
+    const rows = file.endsWith('.zst')
+      ? rowsOf(zstdHead(cfs, file, HEAD_MAX_BYTES), false)
+      : headRows(cfs, file, st.size, enough);
     const meta = rows[0];
     if (!meta || meta.type !== 'session_meta') return [];
     const p = obj(meta.payload);
@@ -99,7 +101,8 @@ export function codexCatalog(root: string, cfs: CatalogFs): ProviderCatalog {
       const key = name.replace(/\.zst$/, '');
       const prev = byName.get(key);
       // Prefer sessions/ over archived_sessions/, and plain over compressed.
-      if (prev === undefined || (prev.endsWith('.zst') && !name.endsWith('.zst'))) byName.set(key, path.join(dir, name));
+      if (prev === undefined || (prev.endsWith('.zst') && !name.endsWith('.zst')))
+        byName.set(key, path.join(dir, name));
     };
     for (const y of listDir(cfs, root))
       if (y.dir)
@@ -112,7 +115,8 @@ export function codexCatalog(root: string, cfs: CatalogFs): ProviderCatalog {
               }
     const archive = codexArchiveDir(root);
     const live = new Set(byName.keys());
-    for (const f of listDir(cfs, archive)) if (f.file && !live.has(f.name.replace(/\.zst$/, ''))) add(archive, f.name);
+    for (const f of listDir(cfs, archive))
+      if (f.file && !live.has(f.name.replace(/\.zst$/, ''))) add(archive, f.name);
     return [...byName.values()];
   }
 

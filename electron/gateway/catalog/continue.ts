@@ -21,7 +21,9 @@ export function continueCommand(provider: CatalogProvider, threadId: string, tex
       return { command: 'codex', args: ['exec', 'resume', threadId, ...tail] };
     case 'opencode':
     case 'pi':
-      throw new Error(`Continue in Sightline is not available for ${provider} sessions yet: continue it in ${provider} itself`);
+      throw new Error(
+        `Continue in Sightline is not available for ${provider} sessions yet: continue it in ${provider} itself`,
+      );
   }
 }
 
@@ -46,11 +48,16 @@ export class CliMissingError extends Error {}
 
 const OUTPUT_CAP = 256 * 1024;
 
-export function runCli(cmd: ContinueCommand, opts: { env: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number }): Promise<{ stdout: string }> {
+export function runCli(
+  cmd: ContinueCommand,
+  opts: { env: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number },
+): Promise<{ stdout: string }> {
   const bin = findOnPath(cmd.command, opts.env);
   if (!bin) {
     return Promise.reject(
-      new CliMissingError(`Cannot continue this session: the "${cmd.command}" command is not installed (not found on PATH)`),
+      new CliMissingError(
+        `Cannot continue this session: the "${cmd.command}" command is not installed (not found on PATH)`,
+      ),
     );
   }
   return new Promise((resolve, reject) => {

@@ -3,7 +3,16 @@
 // chunks so thousands of transcripts never block the main process; tick() is one monitor check.
 import os from 'node:os';
 import type Database from 'better-sqlite3';
-import type { Catalog, CatalogEntry, CatalogProvider, CatalogRoots, Logger, SessionInfo, SessionState, Sessions } from '../types';
+import type {
+  Catalog,
+  CatalogEntry,
+  CatalogProvider,
+  CatalogRoots,
+  Logger,
+  SessionInfo,
+  SessionState,
+  Sessions,
+} from '../types';
 import { claudeCatalog } from './claude';
 import { codexArchiveDir, codexCatalog } from './codex';
 import { continueCommand, runCli } from './continue';
@@ -61,13 +70,21 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     opencode: opencodeCatalog(deps.roots.opencode, cfs),
     pi: piCatalog(deps.roots.pi, cfs),
   };
-  const monitor = createMonitor({ links, state: deps.state, now: deps.now, logger: deps.logger, fs: cfs, codexRoot: deps.roots.codex });
+  const monitor = createMonitor({
+    links,
+    state: deps.state,
+    now: deps.now,
+    logger: deps.logger,
+    fs: cfs,
+    codexRoot: deps.roots.codex,
+  });
 
   function describeSafe(p: ProviderCatalog, unit: string): Located[] {
     try {
       return p.describe(unit);
     } catch (err) {
-      if (!isNotFound(err)) deps.logger.warn('catalog: cannot read a session', { provider: p.provider, error: String(err) });
+      if (!isNotFound(err))
+        deps.logger.warn('catalog: cannot read a session', { provider: p.provider, error: String(err) });
       return [];
     }
   }
@@ -118,9 +135,13 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     return finish(found);
   }
 
-  function baseline(provider: CatalogProvider, loc: Located): { offset: number; inode: string | null; markerJson: string | null } {
+  function baseline(
+    provider: CatalogProvider,
+    loc: Located,
+  ): { offset: number; inode: string | null; markerJson: string | null } {
     const ref = loc.ref;
-    if (ref.kind !== 'file') return { offset: 0, inode: null, markerJson: JSON.stringify(opencodeBaseline(ref)) };
+    if (ref.kind !== 'file')
+      return { offset: 0, inode: null, markerJson: JSON.stringify(opencodeBaseline(ref)) };
     try {
       const st = cfs.statSync(ref.path);
       return { offset: st.size, inode: inodeOf(st), markerJson: null };
@@ -134,10 +155,14 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
   function adopt(input: { provider: CatalogProvider; threadId: string }): SessionInfo {
     const provider = input?.provider;
     const threadId = typeof input?.threadId === 'string' ? input.threadId.trim() : '';
-    if (!CATALOG_PROVIDERS.includes(provider)) throw new Error(`Unknown catalog provider: ${String(provider)}`);
+    if (!CATALOG_PROVIDERS.includes(provider))
+      throw new Error(`Unknown catalog provider: ${String(provider)}`);
     if (!threadId) throw new Error('threadId is required');
     const loc = providers[provider].find(threadId);
-    if (!loc) throw new Error(`Unknown thread: ${provider} session ${threadId} was not found in ${deps.roots[provider]}`);
+    if (!loc)
+      throw new Error(
+        `Unknown thread: ${provider} session ${threadId} was not found in ${deps.roots[provider]}`,
+      );
     const key = adoptedKey(provider, loc.entry.threadId);
     const marker = baseline(provider, loc);
     let info = deps.sessions.get(key);
@@ -156,7 +181,10 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
       summary: `adopted from ${provider}`,
       payload: { catalogId: provider, hostId },
     });
-    links.put({ sessionKey: key, provider, threadId: loc.entry.threadId, hostId, ref: loc.ref, ...marker }, deps.now());
+    links.put(
+      { sessionKey: key, provider, threadId: loc.entry.threadId, hostId, ref: loc.ref, ...marker },
+      deps.now(),
+    );
     deps.state.registerWatch(ADOPTING_WATCHER, key);
     return deps.sessions.get(key) ?? info;
   }
@@ -168,14 +196,16 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
   async function continueIn(sessionKey: string, text: string): Promise<void> {
     if (typeof text !== 'string' || text.trim() === '') throw new Error('text is required');
     const link = links.get(sessionKey);
-    if (!link) throw new Error(`Unknown sessionKey: ${sessionKey} (not an adopted session with an upstream link)`);
+    if (!link)
+      throw new Error(`Unknown sessionKey: ${sessionKey} (not an adopted session with an upstream link)`);
     const cmd = continueCommand(link.provider, link.threadId, text);
     rememberOwnText(sessionKey, text);
     const cwd = providers[link.provider].find(link.threadId)?.entry.cwd;
     const { stdout } = await runCli(cmd, { env: deps.env ?? process.env, ...(cwd ? { cwd } : {}) });
     const at = deps.now();
     const messages: ImportedMessage[] = [{ role: 'user', actorType: 'human', text, createdAt: at }];
-    if (stdout.trim()) messages.push({ role: 'assistant', actorType: 'agent', text: stdout.trim(), createdAt: at });
+    if (stdout.trim())
+      messages.push({ role: 'assistant', actorType: 'agent', text: stdout.trim(), createdAt: at });
     deps.importTranscript(sessionKey, messages);
   }
 

@@ -23,7 +23,15 @@ export type ProbeOutcome =
   | { kind: 'missing' }
   | { kind: 'inconclusive'; error: unknown }
   | { kind: 'rebaseline'; next: JsonlMarker; reason: 'replaced' | 'shrunk' }
-  | { kind: 'activity'; turns: number; next: JsonlMarker; changed: boolean; occurredAt?: number; echoes: number; malformed: number };
+  | {
+      kind: 'activity';
+      turns: number;
+      next: JsonlMarker;
+      changed: boolean;
+      occurredAt?: number;
+      echoes: number;
+      malformed: number;
+    };
 
 export interface ProbeInput {
   file: string;
@@ -44,7 +52,13 @@ interface Tally {
   occurredAt?: number;
 }
 
-function countRow(t: Tally, rules: RowRules, row: Row | undefined, key: () => string | undefined, own: { has(key: string): boolean }): void {
+function countRow(
+  t: Tally,
+  rules: RowRules,
+  row: Row | undefined,
+  key: () => string | undefined,
+  own: { has(key: string): boolean },
+): void {
   if (!row) {
     t.malformed++;
     return;
@@ -84,17 +98,33 @@ export function probeJsonl(input: ProbeInput): ProbeOutcome {
       // Compressed or archived: the same bytes live on under another name. The next plain file
       // (Codex decompresses before appending) continues at the same offset, whatever its inode.
       if (input.existsElsewhere?.())
-        return { kind: 'activity', turns: 0, next: { ...marker, ino: null }, changed: marker.ino !== null, echoes: 0, malformed: 0 };
+        return {
+          kind: 'activity',
+          turns: 0,
+          next: { ...marker, ino: null },
+          changed: marker.ino !== null,
+          echoes: 0,
+          malformed: 0,
+        };
     } catch (e) {
       return { kind: 'inconclusive', error: e };
     }
     return { kind: 'missing' };
   }
-  if (marker.ino !== null && marker.ino !== ino) return { kind: 'rebaseline', next: { offset: size, ino, pend: null }, reason: 'replaced' };
+  if (marker.ino !== null && marker.ino !== ino)
+    return { kind: 'rebaseline', next: { offset: size, ino, pend: null }, reason: 'replaced' };
   const pos = marker.pend ? marker.pend.at : marker.offset;
   if (size < pos) return { kind: 'rebaseline', next: { offset: size, ino, pend: null }, reason: 'shrunk' };
   const inoChanged = marker.ino === null;
-  if (size === pos) return { kind: 'activity', turns: 0, next: { ...marker, ino }, changed: inoChanged, echoes: 0, malformed: 0 };
+  if (size === pos)
+    return {
+      kind: 'activity',
+      turns: 0,
+      next: { ...marker, ino },
+      changed: inoChanged,
+      echoes: 0,
+      malformed: 0,
+    };
 
   let buf: Buffer;
   try {
@@ -114,7 +144,14 @@ export function probeJsonl(input: ProbeInput): ProbeOutcome {
     const st: ScanState = structuredClone(pend.st);
     scanFeed(st, rules.scan, buf.toString('utf8', 0, end));
     if (nl < 0) {
-      return { kind: 'activity', turns: 0, next: { offset, ino, pend: { at: pos + end, st } }, changed: true, echoes: 0, malformed: 0 };
+      return {
+        kind: 'activity',
+        turns: 0,
+        next: { offset, ino, pend: { at: pos + end, st } },
+        changed: true,
+        echoes: 0,
+        malformed: 0,
+      };
     }
     const res = scanFinish(st, rules.scan);
     countRow(tally, rules, res.row, () => printKey(res.print), ownTexts);
@@ -130,10 +167,16 @@ export function probeJsonl(input: ProbeInput): ProbeOutcome {
       const b = buf.indexOf(10, a);
       if (b > a) {
         const row = parseLine(buf, a, b);
-        countRow(tally, rules, row, () => {
-          const t = row ? rules.text(row) : undefined;
-          return t === undefined ? undefined : textKey(t);
-        }, ownTexts);
+        countRow(
+          tally,
+          rules,
+          row,
+          () => {
+            const t = row ? rules.text(row) : undefined;
+            return t === undefined ? undefined : textKey(t);
+          },
+          ownTexts,
+        );
       }
       a = b + 1;
     }

@@ -55,8 +55,17 @@ function toLink(r: LinkRowDb): Link {
   };
 }
 
-export function sourceHash(hostId: string, provider: string, threadId: string, ref: SourceRef, generation: number): string {
-  return createHash('sha256').update(JSON.stringify([hostId, provider, threadId, ref, generation])).digest('hex').slice(0, 16);
+export function sourceHash(
+  hostId: string,
+  provider: string,
+  threadId: string,
+  ref: SourceRef,
+  generation: number,
+): string {
+  return createHash('sha256')
+    .update(JSON.stringify([hostId, provider, threadId, ref, generation]))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 export interface MarkerFields {
@@ -94,13 +103,24 @@ export function createLinkRepo(db: Database.Database) {
     `UPDATE catalog_upstream_links SET missing_streak = @streak, last_scanned_at = @now, updated_at = @now
      WHERE session_key = @sessionKey AND generation = @generation`,
   );
-  const removeStmt = db.prepare('DELETE FROM catalog_upstream_links WHERE session_key = ? AND generation = ?');
-  const ownStmt = db.prepare(`SELECT text FROM catalog_own_texts WHERE session_key = ? ORDER BY id DESC LIMIT ${OWN_TEXTS_KEPT}`);
-  const addOwnStmt = db.prepare('INSERT INTO catalog_own_texts (session_key, text, created_at) VALUES (?, ?, ?)');
+  const removeStmt = db.prepare(
+    'DELETE FROM catalog_upstream_links WHERE session_key = ? AND generation = ?',
+  );
+  const ownStmt = db.prepare(
+    `SELECT text FROM catalog_own_texts WHERE session_key = ? ORDER BY id DESC LIMIT ${OWN_TEXTS_KEPT}`,
+  );
+  const addOwnStmt = db.prepare(
+    'INSERT INTO catalog_own_texts (session_key, text, created_at) VALUES (?, ?, ?)',
+  );
   const trimOwnStmt = db.prepare(
     `DELETE FROM catalog_own_texts WHERE session_key = ? AND id NOT IN
        (SELECT id FROM catalog_own_texts WHERE session_key = ? ORDER BY id DESC LIMIT ${OWN_TEXTS_KEPT})`,
   );
+  // The watched links change only through a write to this database: on this connection
+  // (total_changes) or another one (data_version). An idle check then costs no query at all.
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const totalChanges = db.prepare('SELECT total_changes()').pluck();
+  let cache: { dv: unknown; tc: unknown; links: Link[] } | undefined;
   const addOwn = db.transaction((key: string, text: string, now: number) => {
     addOwnStmt.run(key, text, now);
     trimOwnStmt.run(key, key);
@@ -113,7 +133,12 @@ export function createLinkRepo(db: Database.Database) {
     },
     /** Links some session watches: only those are checked (spec: "watched adopted sessions"). */
     watched(): Link[] {
-      return (watchedStmt.all() as LinkRowDb[]).map(toLink);
+      const dv = dataVersion.get();
+      const tc = totalChanges.get();
+      if (cache && cache.dv === dv && cache.tc === tc) return cache.links;
+      const links = (watchedStmt.all() as LinkRowDb[]).map(toLink);
+      cache = { dv, tc, links };
+      return links;
     },
     /** A fresh link (adoption or re-adoption): next generation, baseline marker, no streak. */
     put(l: Omit<Link, 'generation' | 'sourceHash' | 'scanState' | 'streak'>, now: number): Link {
@@ -128,7 +153,9 @@ export function createLinkRepo(db: Database.Database) {
       return markerStmt.run({ ...m, sessionKey: l.sessionKey, generation: l.generation, now }).changes === 1;
     },
     saveStreak(l: Link, streak: number, now: number): boolean {
-      return streakStmt.run({ streak, sessionKey: l.sessionKey, generation: l.generation, now }).changes === 1;
+      return (
+        streakStmt.run({ streak, sessionKey: l.sessionKey, generation: l.generation, now }).changes === 1
+      );
     },
     remove(l: Link): void {
       removeStmt.run(l.sessionKey, l.generation);

@@ -20,7 +20,11 @@ import { textKey } from './text';
 export const MISSING_CHECKS = 3;
 export const PROVIDER_BUDGET_MS = 45_000;
 
-const RULES: Record<Exclude<CatalogProvider, 'opencode'>, RowRules> = { claude: claudeRules, codex: codexRules, pi: piRules };
+const RULES: Record<Exclude<CatalogProvider, 'opencode'>, RowRules> = {
+  claude: claudeRules,
+  codex: codexRules,
+  pi: piRules,
+};
 
 export interface MonitorDeps {
   links: LinkRepo;
@@ -37,7 +41,14 @@ type Outcome =
   | { kind: 'missing' }
   | { kind: 'inconclusive'; error: unknown }
   | { kind: 'rebaseline'; marker: MarkerFields; reason: string }
-  | { kind: 'activity'; turns: number; marker: MarkerFields; changed: boolean; from: string; occurredAt?: number };
+  | {
+      kind: 'activity';
+      turns: number;
+      marker: MarkerFields;
+      changed: boolean;
+      from: string;
+      occurredAt?: number;
+    };
 
 function lazyOwn(links: LinkRepo, key: string): { has(k: string): boolean } {
   let set: Set<string> | undefined;
@@ -99,7 +110,11 @@ export function createMonitor(deps: MonitorDeps) {
     const t = now();
     switch (o.kind) {
       case 'inconclusive':
-        logger.warn('catalog: upstream check inconclusive', { sessionKey: l.sessionKey, provider: l.provider, error: String((o.error as Error)?.message ?? o.error) });
+        logger.warn('catalog: upstream check inconclusive', {
+          sessionKey: l.sessionKey,
+          provider: l.provider,
+          error: String((o.error as Error)?.message ?? o.error),
+        });
         return;
       case 'missing': {
         const streak = l.streak + 1;
@@ -136,7 +151,9 @@ export function createMonitor(deps: MonitorDeps) {
           });
           // Not recorded: keep the marker, so the same bytes are classified again next check.
           if (!ev) {
-            logger.warn('catalog: could not record upstream activity; will retry', { sessionKey: l.sessionKey });
+            logger.warn('catalog: could not record upstream activity; will retry', {
+              sessionKey: l.sessionKey,
+            });
             return;
           }
         }
@@ -147,7 +164,8 @@ export function createMonitor(deps: MonitorDeps) {
   }
 
   function checkJsonl(l: Link): Outcome {
-    if (l.ref.kind !== 'file' || l.provider === 'opencode') return { kind: 'inconclusive', error: new Error('bad link source') };
+    if (l.ref.kind !== 'file' || l.provider === 'opencode')
+      return { kind: 'inconclusive', error: new Error('bad link source') };
     const prev = jsonlMarker(l);
     const file = l.ref.path;
     const o = probeJsonl({
@@ -156,7 +174,9 @@ export function createMonitor(deps: MonitorDeps) {
       rules: RULES[l.provider],
       ownTexts: lazyOwn(links, l.sessionKey),
       fs: deps.fs,
-      ...(l.provider === 'codex' ? { existsElsewhere: () => codexExistsElsewhere(deps.fs, deps.codexRoot, file) } : {}),
+      ...(l.provider === 'codex'
+        ? { existsElsewhere: () => codexExistsElsewhere(deps.fs, deps.codexRoot, file) }
+        : {}),
     });
     return fromJsonl(o, prev);
   }
@@ -170,7 +190,11 @@ export function createMonitor(deps: MonitorDeps) {
       return;
     }
     const byProvider = new Map<CatalogProvider, Link[]>();
-    for (const l of all) byProvider.set(l.provider, [...(byProvider.get(l.provider) ?? []), l]);
+    for (const l of all) {
+      const list = byProvider.get(l.provider);
+      if (list) list.push(l);
+      else byProvider.set(l.provider, [l]);
+    }
     for (const [provider, list] of byProvider) {
       const started = performance.now();
       const readers = new Map<string, OpencodeDbReader>();
@@ -178,19 +202,26 @@ export function createMonitor(deps: MonitorDeps) {
       try {
         for (let i = 0; i < list.length; i++) {
           if (performance.now() - started > budget) {
-            logger.warn('catalog: provider check over budget; the rest waits for the next check', { provider, left: list.length - i });
+            logger.warn('catalog: provider check over budget; the rest waits for the next check', {
+              provider,
+              left: list.length - i,
+            });
             break;
           }
           const l = list[i]!;
           let o: Outcome;
           try {
             if (l.ref.kind === 'opencode-db') {
-              const prev = l.markerJson ? (JSON.parse(l.markerJson) as OcMarker) : { messageId: null, createdAt: 0 };
+              const prev = l.markerJson
+                ? (JSON.parse(l.markerJson) as OcMarker)
+                : { messageId: null, createdAt: 0 };
               let r = readers.get(l.ref.db);
               if (!r) readers.set(l.ref.db, (r = new OpencodeDbReader(l.ref.db)));
               o = fromOpencode(r.probe(l.ref.sessionId, prev, lazyOwn(links, l.sessionKey), now()), prev);
             } else if (l.ref.kind === 'opencode-json') {
-              const prev = l.markerJson ? (JSON.parse(l.markerJson) as OcMarker) : { messageId: null, createdAt: 0 };
+              const prev = l.markerJson
+                ? (JSON.parse(l.markerJson) as OcMarker)
+                : { messageId: null, createdAt: 0 };
               o = fromOpencode(probeOpencodeJson(l.ref, prev, lazyOwn(links, l.sessionKey), now()), prev);
             } else o = checkJsonl(l);
             apply(l, o);

@@ -20,7 +20,8 @@ export interface OcMessage {
   parts: OcPart[];
 }
 
-export const CONTINUE_FOLLOW_UP = 'Continue if you have next steps, or stop and ask for clarification if you are unsure how to proceed.';
+export const CONTINUE_FOLLOW_UP =
+  'Continue if you have next steps, or stop and ask for clarification if you are unsure how to proceed.';
 
 /** A message row with no parts yet is still being written for this long. */
 export const WRITING_GRACE_MS = 2 * 60 * 1000;
@@ -41,7 +42,9 @@ export function ocVisibleText(m: OcMessage): string | undefined {
   if (m.role !== 'user') return undefined;
   if (m.parts.some((p) => p.type === 'compaction')) return undefined;
   const texts = m.parts
-    .filter((p) => p.type === 'text' && !p.synthetic && !p.ignored && p.metadata?.compaction_continue !== true)
+    .filter(
+      (p) => p.type === 'text' && !p.synthetic && !p.ignored && p.metadata?.compaction_continue !== true,
+    )
     .map((p) => p.text ?? '')
     .filter((t) => t.trim() !== '');
   if (texts.length === 0) return undefined;
@@ -63,7 +66,12 @@ export interface OcClassified {
  * before them (oldest first) for replay detection. Stops before a part-less user message that may
  * still be being written.
  */
-export function classifyOpencode(msgs: OcMessage[], before: OcMessage[], own: { has(key: string): boolean }, now: number): OcClassified {
+export function classifyOpencode(
+  msgs: OcMessage[],
+  before: OcMessage[],
+  own: { has(key: string): boolean },
+  now: number,
+): OcClassified {
   const out: OcClassified = { turns: 0, echoes: 0 };
   const users = before.filter((m) => m.role === 'user');
   for (const m of msgs) {

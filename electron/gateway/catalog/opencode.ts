@@ -170,12 +170,19 @@ export class OpencodeDbReader {
           `SELECT id, time_created, data FROM message WHERE session_id = ? AND (time_created > ? OR (time_created = ? AND id > ?))
            ORDER BY time_created, id LIMIT ${BATCH}`,
         )
-        .all(sessionId, marker.createdAt, marker.createdAt, marker.messageId ?? '') as { id: string; time_created: number; data: string }[];
+        .all(sessionId, marker.createdAt, marker.createdAt, marker.messageId ?? '') as {
+        id: string;
+        time_created: number;
+        data: string;
+      }[];
       if (rows.length === 0) return { kind: 'activity', turns: 0, echoes: 0, next: marker, changed: false };
       const partsOf = db.prepare('SELECT data FROM part WHERE message_id = ? ORDER BY id');
       const load = (r: { id: string; time_created: number; data: string }): OcMessage => {
         const role = str(parseRow(r.data)?.role) ?? '';
-        const parts = role === 'user' ? (partsOf.all(r.id) as { data: string }[]).map((p) => ocPart(parseRow(p.data))) : [];
+        const parts =
+          role === 'user'
+            ? (partsOf.all(r.id) as { data: string }[]).map((p) => ocPart(parseRow(p.data)))
+            : [];
         return { id: r.id, createdAt: r.time_created, role, parts };
       };
       const msgs = rows.map(load);
@@ -185,7 +192,11 @@ export class OpencodeDbReader {
             `SELECT id, time_created, data FROM message WHERE session_id = ? AND json_extract(data, '$.role') = 'user'
              AND (time_created < ? OR (time_created = ? AND id < ?)) ORDER BY time_created DESC, id DESC LIMIT 3`,
           )
-          .all(sessionId, msgs[0]!.createdAt, msgs[0]!.createdAt, msgs[0]!.id) as { id: string; time_created: number; data: string }[]
+          .all(sessionId, msgs[0]!.createdAt, msgs[0]!.createdAt, msgs[0]!.id) as {
+          id: string;
+          time_created: number;
+          data: string;
+        }[]
       )
         .reverse()
         .map(load);
@@ -222,7 +233,10 @@ function jsonMessages(dataDir: string, sessionId: string): OcMessage[] {
     if (role === 'user') {
       let pn: string[] = [];
       try {
-        pn = fs.readdirSync(partDir).filter((x) => x.endsWith('.json')).sort();
+        pn = fs
+          .readdirSync(partDir)
+          .filter((x) => x.endsWith('.json'))
+          .sort();
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
@@ -233,7 +247,12 @@ function jsonMessages(dataDir: string, sessionId: string): OcMessage[] {
   return out.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-export function probeOpencodeJson(ref: Extract<SourceRef, { kind: 'opencode-json' }>, marker: OcMarker, own: { has(key: string): boolean }, now: number): OcOutcome {
+export function probeOpencodeJson(
+  ref: Extract<SourceRef, { kind: 'opencode-json' }>,
+  marker: OcMarker,
+  own: { has(key: string): boolean },
+  now: number,
+): OcOutcome {
   try {
     const sessionFile = path.join(ref.dataDir, 'storage', 'session', ref.projectId, `${ref.sessionId}.json`);
     try {
@@ -260,7 +279,9 @@ export function opencodeBaseline(ref: SourceRef): OcMarker {
     const db = openReadonly(ref.db);
     try {
       const r = db
-        .prepare('SELECT id, time_created FROM message WHERE session_id = ? ORDER BY time_created DESC, id DESC LIMIT 1')
+        .prepare(
+          'SELECT id, time_created FROM message WHERE session_id = ? ORDER BY time_created DESC, id DESC LIMIT 1',
+        )
         .get(ref.sessionId) as { id: string; time_created: number } | undefined;
       return r ? { messageId: r.id, createdAt: r.time_created } : { messageId: null, createdAt: 0 };
     } finally {
@@ -280,7 +301,9 @@ export function opencodeTranscript(ref: SourceRef, limit: number): OcMessage[] {
   const db = openReadonly(ref.db);
   try {
     const rows = db
-      .prepare('SELECT id, time_created, data FROM message WHERE session_id = ? ORDER BY time_created DESC, id DESC LIMIT ?')
+      .prepare(
+        'SELECT id, time_created, data FROM message WHERE session_id = ? ORDER BY time_created DESC, id DESC LIMIT ?',
+      )
       .all(ref.sessionId, limit) as { id: string; time_created: number; data: string }[];
     const partsOf = db.prepare('SELECT data FROM part WHERE message_id = ? ORDER BY id');
     return rows.reverse().map((r) => ({

@@ -31,7 +31,9 @@ export const piRules: RowRules = {
     },
     text(p) {
       return (
-        pathIs(p, 'message', 'content') || pathIs(p, 'message', 'content', '#', 'text') || pathIs(p, 'message', 'command')
+        pathIs(p, 'message', 'content') ||
+        pathIs(p, 'message', 'content', '#', 'text') ||
+        pathIs(p, 'message', 'command')
       );
     },
   },

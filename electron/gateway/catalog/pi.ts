@@ -23,7 +23,9 @@ export function piCatalog(root: string, cfs: CatalogFs): ProviderCatalog {
     const h = header(file);
     if (!h || h.row.version !== 3) return [];
     const st = { size: h.size };
-    const head = headRows(cfs, file, st.size, (rows) => rows.some((r) => piRules.human(r) && obj(r.message)?.role === 'user'));
+    const head = headRows(cfs, file, st.size, (rows) =>
+      rows.some((r) => piRules.human(r) && obj(r.message)?.role === 'user'),
+    );
     const tail = tailRows(cfs, file, st.size, 0);
     let name: string | undefined;
     let last: number | undefined;
@@ -32,7 +34,8 @@ export function piCatalog(root: string, cfs: CatalogFs): ProviderCatalog {
       if (r.type === 'message') {
         const role = obj(r.message)?.role;
         const t = isoTime(obj(r.message)?.timestamp) ?? isoTime(r.timestamp);
-        if ((role === 'user' || role === 'assistant') && t !== undefined && (last === undefined || t > last)) last = t;
+        if ((role === 'user' || role === 'assistant') && t !== undefined && (last === undefined || t > last))
+          last = t;
       }
     }
     const firstPrompt = head.find((r) => r.type === 'message' && obj(r.message)?.role === 'user');
@@ -75,7 +78,10 @@ export function piCatalog(root: string, cfs: CatalogFs): ProviderCatalog {
       if (!threadId) return undefined;
       const all = units();
       // Pi names files `<timestamp>_<id>.jsonl`; look there first, then at every header.
-      const ordered = [...all.filter((f) => f.endsWith(`_${threadId}.jsonl`)), ...all.filter((f) => !f.endsWith(`_${threadId}.jsonl`))];
+      const ordered = [
+        ...all.filter((f) => f.endsWith(`_${threadId}.jsonl`)),
+        ...all.filter((f) => !f.endsWith(`_${threadId}.jsonl`)),
+      ];
       for (const f of ordered) {
         let h;
         try {

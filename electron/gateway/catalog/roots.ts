@@ -19,7 +19,10 @@ export function defaultCatalogRoots(env: NodeJS.ProcessEnv = process.env): Requi
   };
 }
 
-export function resolveCatalogRoots(roots: CatalogRoots | undefined, env: NodeJS.ProcessEnv = process.env): Required<CatalogRoots> {
+export function resolveCatalogRoots(
+  roots: CatalogRoots | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Required<CatalogRoots> {
   const d = defaultCatalogRoots(env);
   return {
     claude: roots?.claude ?? d.claude,

@@ -64,7 +64,17 @@ export const CAPTURE_CHARS = 2048;
 export const CAPTURE_BUDGET = 16 * 1024;
 
 export function newScan(): ScanState {
-  return { mode: Mode.Value, stack: [], str: null, lit: '', caps: [], extra: 0, held: 0, print: newPrint(), bad: false };
+  return {
+    mode: Mode.Value,
+    stack: [],
+    str: null,
+    lit: '',
+    caps: [],
+    extra: 0,
+    held: 0,
+    print: newPrint(),
+    bad: false,
+  };
 }
 
 function isWs(c: string): boolean {
@@ -160,7 +170,16 @@ function strChar(st: ScanState, s: StrState, ch: string): void {
   if (s.text) printFeed(st.print, ch);
 }
 
-const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 
 function endString(st: ScanState, spec: ScanSpec, s: StrState): void {
   st.str = null;

@@ -36,19 +36,30 @@ function fromRow(provider: CatalogProvider, r: Row): ImportedMessage | undefined
   const human = (rules: typeof claudeRules): ImportedMessage | undefined => {
     const text = rules.text(r);
     const at = rules.time(r);
-    return text ? { role: 'user', actorType: 'human', text: cap(text), ...(at !== undefined ? { createdAt: at } : {}) } : undefined;
+    return text
+      ? { role: 'user', actorType: 'human', text: cap(text), ...(at !== undefined ? { createdAt: at } : {}) }
+      : undefined;
   };
   const agent = (text: string | undefined, at: number | undefined): ImportedMessage | undefined =>
-    text && text.trim() ? { role: 'assistant', actorType: 'agent', text: cap(text), ...(at !== undefined ? { createdAt: at } : {}) } : undefined;
+    text && text.trim()
+      ? {
+          role: 'assistant',
+          actorType: 'agent',
+          text: cap(text),
+          ...(at !== undefined ? { createdAt: at } : {}),
+        }
+      : undefined;
   switch (provider) {
     case 'claude':
       if (claudeRules.human(r)) return human(claudeRules);
-      if (r.type === 'assistant' && r.isSidechain !== true) return agent(assistantText(obj(r.message)?.content), claudeRules.time(r));
+      if (r.type === 'assistant' && r.isSidechain !== true)
+        return agent(assistantText(obj(r.message)?.content), claudeRules.time(r));
       return undefined;
     case 'codex': {
       if (codexRules.human(r)) return human(codexRules);
       const p = obj(r.payload);
-      if (r.type === 'event_msg' && p?.type === 'agent_message') return agent(str(p.message), codexRules.time(r));
+      if (r.type === 'event_msg' && p?.type === 'agent_message')
+        return agent(str(p.message), codexRules.time(r));
       return undefined;
     }
     case 'pi': {
@@ -57,7 +68,8 @@ function fromRow(provider: CatalogProvider, r: Row): ImportedMessage | undefined
         const msg = human(piRules);
         return msg && m?.role === 'bashExecution' ? { ...msg, text: `!${msg.text}` } : msg;
       }
-      if (r.type === 'message' && m?.role === 'assistant') return agent(assistantText(m.content), piRules.time(r));
+      if (r.type === 'message' && m?.role === 'assistant')
+        return agent(assistantText(m.content), piRules.time(r));
       return undefined;
     }
     case 'opencode':
@@ -73,7 +85,9 @@ export function readTranscript(provider: CatalogProvider, ref: SourceRef, cfs: C
         return t ? [{ role: 'user', actorType: 'human', text: cap(t), createdAt: m.createdAt }] : [];
       }
       const t = contentText(m.parts.filter((p) => p.type === 'text' && !p.synthetic));
-      return m.role === 'assistant' && t ? [{ role: 'assistant', actorType: 'agent', text: cap(t), createdAt: m.createdAt }] : [];
+      return m.role === 'assistant' && t
+        ? [{ role: 'assistant', actorType: 'agent', text: cap(t), createdAt: m.createdAt }]
+        : [];
     });
   }
   let buf: Buffer;

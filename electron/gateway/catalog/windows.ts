@@ -42,12 +42,20 @@ export function rowsOf(buf: Buffer, skipFirst: boolean): Row[] {
  * Rows from the start of a file, growing the window from HEAD_BYTES up to HEAD_MAX_BYTES until
  * `enough` says the rows read so far suffice.
  */
-export function headRows(cfs: CatalogFs, file: string, size: number, enough: (rows: Row[]) => boolean): Row[] {
+export function headRows(
+  cfs: CatalogFs,
+  file: string,
+  size: number,
+  enough: (rows: Row[]) => boolean,
+): Row[] {
   let len = Math.min(size, HEAD_BYTES);
   for (;;) {
     const buf = readAt(cfs, file, 0, len);
     // A file without a trailing newline still ends its last row at end of file.
-    const rows = rowsOf(len >= size && buf[buf.length - 1] !== 10 ? Buffer.concat([buf, Buffer.from('\n')]) : buf, false);
+    const rows = rowsOf(
+      len >= size && buf[buf.length - 1] !== 10 ? Buffer.concat([buf, Buffer.from('\n')]) : buf,
+      false,
+    );
     if (enough(rows) || len >= size || len >= HEAD_MAX_BYTES) return rows;
     len = Math.min(size, HEAD_MAX_BYTES);
   }
@@ -104,7 +112,9 @@ export function oneLine(s: string, max = 200): string {
 
 export function listDir(cfs: CatalogFs, dir: string): { name: string; dir: boolean; file: boolean }[] {
   try {
-    return cfs.readdirSync(dir, { withFileTypes: true }).map((d) => ({ name: d.name, dir: d.isDirectory(), file: d.isFile() }));
+    return cfs
+      .readdirSync(dir, { withFileTypes: true })
+      .map((d) => ({ name: d.name, dir: d.isDirectory(), file: d.isFile() }));
   } catch {
     return [];
   }

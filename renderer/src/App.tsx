@@ -42,7 +42,10 @@ function EmptyState() {
 function Main() {
   const view = useUi((s) => s.view);
   const selectedKey = useUi((s) => s.selectedKey);
-  const count = useFleet((s) => Object.keys(s.sessions).length);
+  // Empty: nothing but main sessions that never ran (agent `main` always has one).
+  const empty = useFleet((s) =>
+    Object.values(s.sessions).every((v) => v.kind === 'main' && v.runStatus === 'none'),
+  );
   switch (view) {
     case 'inbox':
       return <Inbox />;
@@ -52,7 +55,7 @@ function Main() {
       return <Settings />;
     case 'session':
       if (selectedKey) return <SessionPane key={selectedKey} sessionKey={selectedKey} />;
-      return count === 0 ? (
+      return empty ? (
         <EmptyState />
       ) : (
         <p className="pad muted">

@@ -40,16 +40,15 @@ export const useTimeline = create<TimelineState>()((set, get) => {
       ...(actorTypes.length ? { actorTypes } : {}),
     });
   };
+  let generation = 0;
   const reload = async () => {
-    const key = get().key;
-    set({ loading: true });
+    const gen = ++generation;
+    // Start empty: rows pushed while the page is in flight land here and are kept (they are newer).
+    set({ events: [], hasMore: false, loading: true });
     const page = await fetchPage();
-    if (!page || get().key !== key) return;
+    if (!page || gen !== generation) return;
     const seen = new Set(page.events.map((e) => e.sequence));
-    // Events pushed while the page was in flight stay (they are newer than the page).
-    const live = get().events.filter(
-      (e) => !seen.has(e.sequence) && e.sequence > (page.events[0]?.sequence ?? 0),
-    );
+    const live = get().events.filter((e) => !seen.has(e.sequence));
     set({ events: [...live, ...page.events], hasMore: page.hasMore, loading: false });
   };
   return {
@@ -62,8 +61,9 @@ export const useTimeline = create<TimelineState>()((set, get) => {
       const { events, hasMore, loading, key } = get();
       if (!hasMore || loading) return;
       set({ loading: true });
+      const gen = generation;
       const page = await fetchPage(events[events.length - 1]?.sequence);
-      if (!page || get().key !== key) return;
+      if (!page || gen !== generation || get().key !== key) return;
       set((s) => ({ events: [...s.events, ...page.events], hasMore: page.hasMore, loading: false }));
     },
     toggleKind(kind) {

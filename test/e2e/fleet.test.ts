@@ -1,0 +1,217 @@
+// The product's story in the browser: demo fleet → a human steps into a worker → one notice for
+// the coordinator → it reconciles; cancelling a worker; catalog and settings. Saves screenshots.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { noticeText } from '../../shared/session-keys';
+import { writeClaude } from '../catalog/fixtures';
+import { ensureRenderer, openBrowser, row, screenshot, startApp, type App, type Browser } from './helpers';
+
+const COORDINATOR = 'agent:demo:main';
+let app: App;
+let browser: Browser & { errors: string[] };
+let page: Page;
+let workers: string[] = [];
+
+beforeAll(async () => {
+  await ensureRenderer();
+  app = await startApp();
+  browser = await openBrowser(app.server.url);
+  page = browser.page;
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+const sel = {
+  pane: (key: string) => `[data-testid="session-pane"][data-session-key="${key}"]`,
+  msg: (actor: string) => `[data-testid="transcript-message"][data-actor="${actor}"]`,
+};
+
+async function openSession(key: string) {
+  await row(page, key).click();
+  await page.locator(sel.pane(key)).waitFor();
+  await page.locator('[data-testid="tab-transcript"]').click();
+  await page.locator('[data-testid="transcript"][data-ready="true"]').waitFor();
+}
+
+async function sendAsHuman(key: string, text: string) {
+  await openSession(key);
+  await page.locator('[data-testid="composer-input"]').fill(text);
+  await page.locator('[data-testid="composer-input"]').press('Enter');
+  await page.locator(sel.msg('human'), { hasText: text }).waitFor();
+}
+
+describe('supervising the demo fleet', () => {
+  it('offers the demo fleet on an empty start and shows the tree', async () => {
+    await page.locator('[data-testid="empty-state"]').waitFor();
+    await screenshot(page, 'empty-state');
+    await page.locator('[data-testid="start-demo"]').click();
+    await page.locator(sel.pane(COORDINATOR)).waitFor({ timeout: 15_000 });
+    workers = app.gateway.sessions
+      .list()
+      .filter((s) => s.parentKey === COORDINATOR)
+      .map((s) => s.key);
+    expect(workers).toHaveLength(3);
+    for (const w of workers) {
+      expect(w).toMatch(/^agent:demo:subagent:/);
+      await expect.poll(() => row(page, w).getAttribute('data-kind')).toBe('subagent');
+    }
+    await expect
+      .poll(() =>
+        page.locator('[data-testid="agent-group"][data-agent-id="demo"] [data-testid="session-row"]').count(),
+      )
+      .toBe(4);
+    await page.locator(sel.msg('human'), { hasText: 'Prepare the v2.0 release notes' }).waitFor();
+    await page
+      .locator('[data-testid="goal-objective"]', { hasText: 'Ship the v2.0 release notes' })
+      .waitFor();
+    await screenshot(page, 'fleet-coordinator');
+  });
+
+  it('records a human step-in; the coordinator gets a notice and reconciles', async () => {
+    const [w1] = workers as [string];
+    await sendAsHuman(w1, 'Use the changelog from the release branch, not main.');
+    await page.locator('[data-testid="tab-timeline"]').click();
+    const hdm = page.locator('[data-testid="timeline-row"][data-kind="human_direct_message"]');
+    await hdm.waitFor();
+    expect(await hdm.count()).toBe(1);
+    expect(await hdm.locator('[data-testid="timeline-summary"]').textContent()).toBe(
+      'human message via desktop',
+    );
+    await screenshot(page, 'timeline');
+
+    await openSession(COORDINATOR);
+    const reconciled = page.locator(sel.msg('agent'), { hasText: `Reconciled ${w1}` });
+    await reconciled.waitFor({ timeout: 20_000 });
+    expect(await reconciled.textContent()).toContain(
+      'A human intervened directly in that session, so I will take their instruction into account before acting.',
+    );
+    await expect
+      .poll(() => row(page, COORDINATOR).locator('[data-testid="run-status"]').getAttribute('data-status'), {
+        timeout: 15_000,
+      })
+      .toBe('idle');
+  });
+
+  it('shows exactly one pending notice in the inbox while the wake is coalesced', async () => {
+    const w2 = workers[1]!;
+    const lastSeen = app.gateway.state.cursor(COORDINATOR, w2)!.lastSeen;
+    await sendAsHuman(w2, 'Keep the notes under one page.');
+    await sendAsHuman(w2, 'And mention the migration guide.');
+    await page.locator('[data-testid="nav-inbox"]').click();
+    const items = page.locator('[data-testid="inbox-item"]');
+    await items.first().waitFor();
+    expect(await items.count()).toBe(1);
+    expect(await items.first().getAttribute('data-type')).toBe('notice');
+    expect(await items.first().getAttribute('data-session-key')).toBe(COORDINATOR);
+    expect(await items.first().locator('[data-testid="inbox-notice-text"]').textContent()).toBe(
+      noticeText(w2, lastSeen),
+    );
+    await screenshot(page, 'inbox');
+
+    await openSession(w2);
+    await page.locator('[data-testid="tab-watchers"]').click();
+    const watcher = page.locator(`[data-testid="watched-by"][data-watcher="${COORDINATOR}"]`);
+    await watcher.waitFor();
+    expect(await watcher.locator('[data-testid="cursor-L"]').textContent()).toBe(String(lastSeen));
+    expect(await watcher.locator('[data-testid="cursor-notice"]').textContent()).toBe(
+      noticeText(w2, lastSeen),
+    );
+    await screenshot(page, 'watchers');
+
+    // `n` jumps to the next session needing attention: the coordinator with its pending notice.
+    await page.locator('body').press('n');
+    await page.locator(sel.pane(COORDINATOR)).waitFor();
+  });
+
+  it('cancels a running worker and logs run_failed (cancelled)', async () => {
+    const w3 = workers[2]!;
+    await openSession(w3);
+    const cancel = page.locator('[data-testid="cancel-run"]');
+    await expect.poll(() => cancel.isEnabled()).toBe(true);
+    await cancel.click();
+    await expect
+      .poll(() =>
+        page
+          .locator(`${sel.pane(w3)} [data-testid="run-status"]`)
+          .first()
+          .getAttribute('data-status'),
+      )
+      .toBe('cancelled');
+    await page.locator('[data-testid="tab-timeline"]').click();
+    const failed = page.locator('[data-testid="timeline-row"][data-kind="run_failed"]');
+    await failed.waitFor();
+    expect(await failed.locator('[data-testid="timeline-summary"]').textContent()).toBe(
+      'child run cancelled',
+    );
+    expect(await failed.locator('[data-testid="timeline-payload"]').textContent()).toBe(
+      '{"outcome":"cancelled"}',
+    );
+    // Filters: by kind, then by actor.
+    const rows = page.locator('[data-testid="timeline-row"]');
+    await expect.poll(() => rows.count()).toBe(2);
+    await page.locator('[data-testid="filter-kind-run_failed"]').click();
+    await expect.poll(() => rows.count()).toBe(1);
+    await page.locator('[data-testid="filter-kind-run_failed"]').click();
+    await page.locator('[data-testid="filter-actor-human"]').click();
+    await expect.poll(() => rows.count()).toBe(0);
+    await page.locator('[data-testid="filter-actor-human"]').click();
+    await expect.poll(() => rows.count()).toBe(2);
+  });
+
+  it('clears the notice once the coordinator has reconciled (and once more for the interleaved change)', async () => {
+    const w2 = workers[1]!;
+    await page.locator('[data-testid="nav-inbox"]').click();
+    // Drained with M past the frozen N: exactly one fresh notice opens, then it is drained too.
+    await expect
+      .poll(
+        () => {
+          const c = app.gateway.state.cursor(COORDINATOR, w2)!;
+          return c.lastSeen === c.material && app.gateway.notices.peek(COORDINATOR).length === 0;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    await expect.poll(() => page.locator('[data-testid="inbox-item"]').count()).toBe(0);
+    await screenshot(page, 'inbox-empty');
+    await openSession(COORDINATOR);
+    const reconciles = page.locator(sel.msg('agent'), { hasText: `Reconciled ${w2}` });
+    await expect.poll(() => reconciles.count(), { timeout: 15_000 }).toBe(2);
+  });
+
+  it('lists the catalog and adopts a session', async () => {
+    writeClaude(`${app.catalogRoot}/claude`);
+    await page.locator('[data-testid="nav-catalog"]').click();
+    const entry = page.locator('[data-testid="catalog-entry"][data-provider="claude"]');
+    await entry.waitFor({ timeout: 15_000 });
+    expect(await page.locator('[data-testid="catalog-entry"]').count()).toBe(1);
+    await screenshot(page, 'catalog');
+    await entry.locator('[data-testid="catalog-adopt"]').click();
+    const adopted = page.locator('[data-testid="session-row"][data-kind="adopted"]');
+    await adopted.waitFor();
+    await page.locator('[data-testid="session-pane"]').waitFor();
+    expect(await page.locator('[data-testid="session-key"]').textContent()).toMatch(
+      /^agent:main:adopted:claude:/,
+    );
+  });
+
+  it('saves agent settings without ever showing the API key', async () => {
+    await page.locator('[data-testid="nav-settings"]').click();
+    const form = page.locator('[data-testid="agent-form"][data-agent-id="main"]');
+    await form.waitFor();
+    await form.locator('[data-testid="agent-api-key"]').fill('sk-e2e-secret-123');
+    await form.locator('[data-testid="agent-save"]').click();
+    await expect.poll(() => form.locator('[data-testid="agent-has-key"]').textContent()).toBe('key stored');
+    expect(await page.content()).not.toContain('sk-e2e-secret-123');
+    await screenshot(page, 'settings');
+    await page.keyboard.press('Control+k');
+    await page.locator('[data-testid="command-palette"]').waitFor();
+    await page.keyboard.type('coord');
+    await screenshot(page, 'command-palette');
+    await page.keyboard.press('Enter');
+    await page.locator(sel.pane(COORDINATOR)).waitFor();
+    expect(browser.errors).toEqual([]);
+  });
+});

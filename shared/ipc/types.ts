@@ -188,7 +188,18 @@ export type GatewayEvent =
   | { type: 'run:changed'; run: RunInfo }
   | { type: 'transcript:appended'; message: TranscriptMessage }
   | { type: 'wake'; sessionKey: string; reason: 'notice' | 'heartbeat' }
-  | { type: 'catalog:changed' };
+  | { type: 'catalog:changed' }
+  | { type: 'acp:permission'; request: PermissionRequestView }
+  | { type: 'acp:permission-resolved'; requestId: string; sessionKey: string; decision: string };
+
+/** A permission question from an ACP child, waiting for the person (and nobody else). */
+export interface PermissionRequestView {
+  id: string;
+  sessionKey: string;
+  title: string;
+  options: { optionId: string; name: string; kind: string }[];
+  createdAt: number;
+}
 
 /** One push: the gateway events of (at most) one 16 ms window, in order. */
 export interface PushBatch {

@@ -1,0 +1,255 @@
+// The API handlers over a small in-memory gateway: envelopes, views, inbox, push batching.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createApiHandlers } from '../../electron/gateway/api/handlers';
+import { createMemoryDismissalStore } from '../../electron/gateway/api/dismissals';
+import { createPushBridge } from '../../electron/gateway/api/push-bridge';
+import type { GatewayApi } from '../../electron/gateway/api/gateway-api';
+import type { AgentConfig, GatewayEvent, SessionInfo } from '../../electron/gateway/types';
+import type { StateEventRow } from '../../shared/domain';
+import { noticeContextKey, noticeText } from '../../shared/session-keys';
+
+const APP = { name: 'Sightline', version: '1.0.0', mode: 'web' as const, dataDir: '/tmp/x' };
+
+function fakeGateway() {
+  const listeners = new Set<(e: GatewayEvent) => void>();
+  const sessions: SessionInfo[] = [
+    { key: 'agent:main:main', agentId: 'main', createdAt: 1, updatedAt: 1 },
+    {
+      key: 'agent:main:subagent:w',
+      agentId: 'main',
+      parentKey: 'agent:main:main',
+      createdAt: 2,
+      updatedAt: 2,
+    },
+    { key: 'agent:main:adopted:codex:t-1', agentId: 'main', createdAt: 3, updatedAt: 3 },
+  ];
+  const agents: AgentConfig[] = [
+    {
+      id: 'main',
+      name: 'Main',
+      provider: 'openai',
+      providerSettings: { model: 'gpt-x', apiKey: 'sk-secret' },
+      systemPrompt: '',
+      heartbeatSeconds: 0,
+      mainKey: 'agent:main:main',
+    },
+  ];
+  const rows: StateEventRow[] = [5, 4, 3, 2, 1].map((sequence) => ({
+    sequence,
+    kind: 'child_spawned',
+    actorType: 'agent',
+    occurredAt: 1000 + sequence,
+    summary: 'child session spawned',
+    sessionKey: 'agent:main:subagent:w',
+    agentId: 'main',
+  }));
+  const missing: StateEventRow = {
+    sequence: 9,
+    kind: 'upstream_missing',
+    actorType: 'system',
+    occurredAt: 2000,
+    summary: 'upstream missing via codex',
+    payload: { channel: 'codex' },
+    sessionKey: 'agent:main:adopted:codex:t-1',
+    agentId: 'main',
+  };
+  const notice = {
+    text: noticeText('agent:main:subagent:w', 3),
+    contextKey: noticeContextKey('agent:main:subagent:w'),
+  };
+  const gw: GatewayApi = {
+    sessions: { get: (k) => sessions.find((s) => s.key === k), list: () => sessions },
+    state: {
+      version: (k) => (k === 'agent:main:subagent:w' ? 5 : 0),
+      timeline: (k, o) =>
+        (k === 'agent:main:adopted:codex:t-1' ? [missing] : rows)
+          .filter((r) => o.beforeSequence === undefined || r.sequence < o.beforeSequence)
+          .slice(0, o.limit),
+      watchers: () => ({ watchedBy: [], watching: [] }),
+    },
+    notices: {
+      peek: (k) => (k === 'agent:main:main' ? [notice] : []),
+      all: () => [{ sessionKey: 'agent:main:main', entries: [notice, { text: 'unrelated system event' }] }],
+    },
+    human: { send: vi.fn(async () => {}) },
+    catalog: { listAsync: async () => [], adopt: () => sessions[2]! },
+    events: {
+      on(l) {
+        listeners.add(l);
+        return () => listeners.delete(l);
+      },
+    },
+    agents: {
+      list: () => agents,
+      save: (cfg) => {
+        const i = agents.findIndex((a) => a.id === cfg.id);
+        agents[i] = { ...agents[i]!, ...cfg };
+        return agents[i]!;
+      },
+    },
+    transcripts: { page: () => ({ messages: [], hasMore: false }) },
+    runtime: {
+      status: () => undefined,
+      cancel: () => false,
+      startDemo: async () => ({ coordinatorKey: 'agent:demo:main', workerKeys: [] }),
+    },
+    goals: {
+      get: () => undefined,
+      set: (_k, g) => ({ objective: g.objective ?? '', status: g.status ?? 'active', updatedAt: 7 }),
+      clear: () => {
+        throw new Error('boom');
+      },
+    },
+  };
+  return { gw, emit: (e: GatewayEvent) => listeners.forEach((l) => l(e)), listeners, agents };
+}
+
+describe('API handlers', () => {
+  it('returns envelopes for success, bad arguments, unknown sessions, unknown channels and failures', async () => {
+    const { gw } = fakeGateway();
+    const api = createApiHandlers(gw, { app: APP, now: () => 42 });
+    expect(await api.dispatch('app:info', {})).toEqual({ ok: true, value: APP });
+    expect(await api.dispatch('sessions:get', { sessionKey: 'agent:main:nope' })).toEqual({
+      ok: false,
+      error: { code: 'not_found', message: 'Unknown sessionKey: agent:main:nope' },
+    });
+    expect(await api.dispatch('human:send', { sessionKey: 'agent:main:main' })).toEqual({
+      ok: false,
+      error: { code: 'invalid_argument', message: 'text: text must be a string' },
+    });
+    expect(await api.dispatch('nope:nope', {})).toEqual({
+      ok: false,
+      error: { code: 'unknown_channel', message: 'Unknown channel: nope:nope' },
+    });
+    expect(await api.dispatch('goals:clear', { sessionKey: 'agent:main:main' })).toEqual({
+      ok: false,
+      error: { code: 'internal', message: 'boom' },
+    });
+    await api.dispatch('human:send', { sessionKey: 'AGENT:Main:main', text: 'hi' });
+    expect(gw.human.send).toHaveBeenCalledWith('agent:main:main', 'hi', { channel: 'desktop' });
+  });
+
+  it('builds session views and the fleet snapshot without API keys', async () => {
+    const { gw } = fakeGateway();
+    const api = createApiHandlers(gw, { app: APP, now: () => 42 });
+    const snap = await api.dispatch('fleet:snapshot', {});
+    expect(snap.ok && JSON.stringify(snap.value)).not.toContain('sk-secret');
+    expect(snap).toMatchObject({
+      ok: true,
+      value: {
+        generatedAt: 42,
+        agents: [{ id: 'main', model: 'gpt-x', baseUrl: '', hasApiKey: true, provider: 'openai' }],
+      },
+    });
+    expect(await api.dispatch('sessions:get', { sessionKey: 'agent:main:main' })).toEqual({
+      ok: true,
+      value: {
+        key: 'agent:main:main',
+        agentId: 'main',
+        createdAt: 1,
+        updatedAt: 1,
+        kind: 'main',
+        stateVersion: 0,
+        runStatus: 'none',
+        pendingNotices: 1,
+        alert: null,
+        goal: null,
+        tokens: { input: 0, output: 0 },
+      },
+    });
+  });
+
+  it('saves agents: keeps, replaces and clears the key, never returns it', async () => {
+    const { gw, agents } = fakeGateway();
+    const api = createApiHandlers(gw, { app: APP });
+    const r = await api.dispatch('agents:save', { id: 'Main', model: 'gpt-y' });
+    expect(r).toMatchObject({ ok: true, value: { id: 'main', model: 'gpt-y', hasApiKey: true } });
+    expect(JSON.stringify(r)).not.toContain('sk-secret');
+    expect(agents[0]!.providerSettings).toEqual({ model: 'gpt-y', apiKey: 'sk-secret' });
+    await api.dispatch('agents:save', { id: 'main', clearApiKey: true });
+    expect(agents[0]!.providerSettings.apiKey).toBe('');
+    expect(await api.dispatch('agents:list', {})).toMatchObject({ ok: true, value: [{ hasApiKey: false }] });
+  });
+
+  it('pages the timeline with hasMore', async () => {
+    const { gw } = fakeGateway();
+    const api = createApiHandlers(gw, { app: APP });
+    const r = await api.dispatch('timeline:page', { sessionKey: 'agent:main:subagent:w', limit: 2 });
+    expect(r).toMatchObject({ ok: true, value: { hasMore: true, stateVersion: 5 } });
+    expect(r.ok && (r.value as { events: { sequence: number }[] }).events.map((e) => e.sequence)).toEqual([
+      5, 4,
+    ]);
+    const last = await api.dispatch('timeline:page', {
+      sessionKey: 'agent:main:subagent:w',
+      beforeSequence: 3,
+    });
+    expect(last).toMatchObject({ ok: true, value: { hasMore: false } });
+  });
+
+  it('lists notices and upstream alerts in the inbox; dismissals hide them', async () => {
+    const { gw } = fakeGateway();
+    const api = createApiHandlers(gw, { app: APP, dismissals: createMemoryDismissalStore() });
+    const r = await api.dispatch('inbox:list', {});
+    expect(r.ok).toBe(true);
+    const items = (r as { value: { id: string; type: string }[] }).value;
+    expect(items).toEqual([
+      {
+        id: items[0]!.id,
+        type: 'notice',
+        sessionKey: 'agent:main:main',
+        targetKey: 'agent:main:subagent:w',
+        text: noticeText('agent:main:subagent:w', 3),
+      },
+      {
+        id: 'upstream:9:agent:main:adopted:codex:t-1',
+        type: 'upstream_missing',
+        sessionKey: 'agent:main:adopted:codex:t-1',
+        alert: { sequence: 9, summary: 'upstream missing via codex', occurredAt: 2000, channel: 'codex' },
+        provider: 'codex',
+        threadId: 't-1',
+      },
+    ]);
+    await api.dispatch('inbox:dismiss', { id: items[1]!.id });
+    await api.dispatch('inbox:dismiss', { id: items[0]!.id });
+    expect(await api.dispatch('inbox:list', {})).toEqual({ ok: true, value: [] });
+  });
+});
+
+describe('push bridge', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('batches events and flushes at most every 16 ms', () => {
+    vi.useFakeTimers();
+    const { gw, emit, listeners } = fakeGateway();
+    const batches: string[][] = [];
+    let t = 1000;
+    const bridge = createPushBridge(gw.events, (b) => batches.push(b.events.map((e) => e.type)), {
+      now: () => t,
+    });
+    const advance = (ms: number) => {
+      t += ms;
+      vi.advanceTimersByTime(ms);
+    };
+    // Leading edge: the first events go out on the next tick, together.
+    emit({ type: 'catalog:changed' });
+    emit({ type: 'session:changed', sessionKey: 'a' });
+    expect(batches).toEqual([]);
+    advance(0);
+    expect(batches).toEqual([['catalog:changed', 'session:changed']]);
+    // Then at most one batch per 16 ms window.
+    emit({ type: 'session:deleted', sessionKey: 'a' });
+    emit({ type: 'session:changed', sessionKey: 'b' });
+    advance(15);
+    expect(batches).toHaveLength(1);
+    advance(1);
+    expect(batches).toEqual([
+      ['catalog:changed', 'session:changed'],
+      ['session:deleted', 'session:changed'],
+    ]);
+    bridge.close();
+    expect(listeners.size).toBe(0);
+    emit({ type: 'catalog:changed' });
+    vi.advanceTimersByTime(100);
+    expect(batches).toHaveLength(2);
+  });
+});

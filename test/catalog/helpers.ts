@@ -36,7 +36,9 @@ export function tmpDir(prefix = 'sightline-catalog-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export function makeHarness(opts: { fs?: CatalogFs; env?: NodeJS.ProcessEnv } = {}): Harness {
+export function makeHarness(
+  opts: { fs?: CatalogFs; env?: NodeJS.ProcessEnv; providerBudgetMs?: number } = {},
+): Harness {
   const dir = tmpDir();
   const db = openDatabase(path.join(dir, 'data'));
   const roots = {
@@ -126,6 +128,7 @@ export function makeHarness(opts: { fs?: CatalogFs; env?: NodeJS.ProcessEnv } = 
     hostId: 'test-host',
     ...(opts.fs ? { fs: opts.fs } : {}),
     ...(opts.env ? { env: opts.env } : {}),
+    ...(opts.providerBudgetMs !== undefined ? { providerBudgetMs: opts.providerBudgetMs } : {}),
   };
   const catalog = createCatalog(deps);
   return {

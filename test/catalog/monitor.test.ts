@@ -19,6 +19,15 @@ function setup(fsOverride?: CatalogFs): string {
 }
 
 const turns = () => humanTurns(h.events, KEY);
+
+function isReadable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
 const missing = () => h.events.filter((e) => e.kind === 'upstream_missing');
 
 describe('adoption', () => {
@@ -265,8 +274,9 @@ describe('missing sources', () => {
     };
     const file = setup(fsx);
     fs.appendFileSync(file, claudeUser('hello'));
-    fs.chmodSync(file, 0o000); // no effect as root; the injected error stands in for it
-    denied = true;
+    fs.chmodSync(file, 0o000);
+    // As root chmod 000 changes nothing: then an injected EACCES stands in for it.
+    denied = isReadable(file);
     const before = linkRow(h.db, KEY)!.marker_offset;
     await h.catalog.tick();
     expect(linkRow(h.db, KEY)!.marker_offset).toBe(before);

@@ -46,6 +46,8 @@ export interface CatalogDeps {
   fs?: CatalogFs;
   /** Addition: host id recorded with adoptions (default os.hostname()). */
   hostId?: string;
+  /** Addition: wall-clock budget per provider and check (default 45 s). */
+  providerBudgetMs?: number;
 }
 
 export type CatalogService = Catalog & {
@@ -77,7 +79,11 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     logger: deps.logger,
     fs: cfs,
     codexRoot: deps.roots.codex,
+    ...(deps.providerBudgetMs !== undefined ? { budgetMs: deps.providerBudgetMs } : {}),
   });
+  let stopped = true;
+  // Bumped by stop(): a check in flight ends before its next link (the database may be closing).
+  let epoch = 0;
 
   function describeSafe(p: ProviderCatalog, unit: string): Located[] {
     try {
@@ -212,14 +218,16 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
   let running: Promise<void> | undefined;
   function tick(): Promise<void> {
     // One check at a time: a caller during a check waits for that check.
-    running ??= monitor.tick().finally(() => {
-      running = undefined;
-    });
+    const at = epoch;
+    running ??= monitor
+      .tick(() => epoch !== at)
+      .finally(() => {
+        running = undefined;
+      });
     return running;
   }
 
   let timer: NodeJS.Timeout | undefined;
-  let stopped = true;
   function schedule(ms: number): void {
     timer = setTimeout(() => {
       void tick().finally(() => {
@@ -242,7 +250,10 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
       schedule(FIRST_CHECK_MS);
     },
     stop() {
+      // Timers end and a check in flight stops before its next link (the gateway closes the
+      // database right after). tick() called by hand later still works.
       stopped = true;
+      epoch++;
       if (timer) clearTimeout(timer);
       timer = undefined;
     },

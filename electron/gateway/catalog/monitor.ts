@@ -33,7 +33,7 @@ export interface MonitorDeps {
   logger: Logger;
   fs: CatalogFs;
   codexRoot: string;
-  /** Wall-clock reader for the per-provider budget (tests may shorten it). */
+  /** Wall-clock budget per provider and check (default 45 s). */
   budgetMs?: number;
 }
 
@@ -105,6 +105,7 @@ function fromOpencode(o: OcOutcome, prev: OcMarker): Outcome {
 export function createMonitor(deps: MonitorDeps) {
   const { links, state, now, logger } = deps;
   const budget = deps.budgetMs ?? PROVIDER_BUDGET_MS;
+  const resumeAt = new Map<CatalogProvider, string>();
 
   function apply(l: Link, o: Outcome): void {
     const t = now();
@@ -181,7 +182,8 @@ export function createMonitor(deps: MonitorDeps) {
     return fromJsonl(o, prev);
   }
 
-  async function tick(): Promise<void> {
+  /** One check. `cancelled` turns true when the catalog stops (the database may be closing). */
+  async function tick(cancelled: () => boolean = () => false): Promise<void> {
     let all: Link[];
     try {
       all = links.watched();
@@ -195,13 +197,27 @@ export function createMonitor(deps: MonitorDeps) {
       if (list) list.push(l);
       else byProvider.set(l.provider, [l]);
     }
-    for (const [provider, list] of byProvider) {
+    for (const [provider, all] of byProvider) {
+      // After a check that ran out of budget, start where it stopped so no link starves.
+      const from = resumeAt.get(provider);
+      const cut =
+        from === undefined
+          ? 0
+          : Math.max(
+              0,
+              all.findIndex((l) => l.sessionKey >= from),
+            );
+      const list = [...all.slice(cut), ...all.slice(0, cut)];
+      resumeAt.delete(provider);
       const started = performance.now();
       const readers = new Map<string, OpencodeDbReader>();
       let sinceYield = performance.now();
       try {
         for (let i = 0; i < list.length; i++) {
-          if (performance.now() - started > budget) {
+          if (cancelled()) return;
+          // The first link always runs, so every provider makes progress on every check.
+          if (i > 0 && performance.now() - started > budget) {
+            resumeAt.set(provider, list[i]!.sessionKey);
             logger.warn('catalog: provider check over budget; the rest waits for the next check', {
               provider,
               left: list.length - i,

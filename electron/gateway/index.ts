@@ -13,6 +13,7 @@ import { sessionStatusTool, sessionsListTool } from './tools/session-tools';
 import type { GatewayOptions, NoticeQueue, Sessions, Tools } from './types';
 import { decodeNoticeContextKey } from '../../shared/session-keys';
 import { createRuntime, type Runtime } from './runtime';
+import { createCatalog, resolveCatalogRoots, type CatalogService } from './catalog';
 
 export type * from './types';
 
@@ -27,6 +28,8 @@ export interface Gateway {
   agents: Runtime['agents'];
   transcripts: Runtime['transcripts'];
   runtime: Runtime['control'];
+  catalog: CatalogService;
+  acp: Runtime['acp'];
   goals: Runtime['goals'];
   /** The database handle, for the catalog, browser mode and tests in this process. */
   db: Db;
@@ -123,6 +126,35 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
   };
 
+  const catalog = createCatalog({
+    db,
+    sessions,
+    state,
+    now,
+    logger,
+    roots: resolveCatalogRoots(options.catalogRoots),
+    importTranscript(sessionKey, messages) {
+      for (const m of messages)
+        events.emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });
+    },
+  });
+
+  // Messages to adopted sessions go upstream (the catalog's CLI continuation), messages to ACP
+  // children become prompts; native sessions take a turn.
+  const deliverExternal = async (
+    key: string,
+    text: string,
+    from: { type: 'agent' | 'human'; id: string },
+  ) => {
+    const kind = parseSessionKey(key).kind;
+    if (kind === 'adopted') {
+      await catalog.continue(key, text);
+      return { channel: 'desktop' };
+    }
+    if (kind === 'acp' && late.runtime?.acp.deliver(key, text, from)) return { channel: 'acp' };
+    return false as const;
+  };
+
   const runtime = createRuntime({
     db,
     now,
@@ -136,13 +168,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     registry,
     sessions,
     autoStart,
+    deliverExternal,
+    dataDir: options.dataDir,
   });
+  late.runtime = runtime;
 
   // Start-up: re-queue pending notices from durable cursors, then prune (also without timers).
   state.sweep();
   if (autoStart) {
     waker.enableTimers(true);
     runtime.start();
+    catalog.start();
   }
 
   let closed = false;
@@ -158,12 +194,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     transcripts: runtime.transcripts,
     runtime: runtime.control,
     goals: runtime.goals,
+    catalog,
+    acp: runtime.acp,
     db,
     close() {
       if (closed) return;
       closed = true;
       waker.enableTimers(false);
       runtime.stop();
+      catalog.stop();
       db.close();
     },
   };

@@ -192,7 +192,27 @@ export type GatewayEvent =
   | { type: 'run:changed'; run: RunInfo }
   | { type: 'transcript:appended'; message: TranscriptMessage }
   | { type: 'wake'; sessionKey: string; reason: 'notice' | 'heartbeat' }
-  | { type: 'catalog:changed' };
+  | { type: 'catalog:changed' }
+  | { type: 'acp:permission'; request: PermissionRequestView }
+  | { type: 'acp:permission-resolved'; requestId: string; sessionKey: string; decision: string };
+
+/** A permission question from an ACP child, waiting for the person (and nobody else). */
+export interface PermissionRequestView {
+  id: string;
+  sessionKey: string;
+  title: string;
+  options: { optionId: string; name: string; kind: string }[];
+  createdAt: number;
+}
+
+export interface AcpProfileConfig {
+  id: string;
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+}
 
 export interface GatewayEvents {
   on(listener: (event: GatewayEvent) => void): () => void;

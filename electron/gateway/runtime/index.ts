@@ -8,6 +8,9 @@ import type { StateCore } from '../state/session-state';
 import type { HeartbeatWaker } from '../state/waker';
 import type { ToolRegistry } from '../tools/registry';
 import type { AgentConfig, Logger, NoticeQueue, RunInfo, RunStatus, Sessions } from '../types';
+import path from 'node:path';
+import { createAcpProfileStore } from './acp-profiles';
+import { createAcpSessions } from './acp-sessions';
 import { agentTools, MESSAGE_MAX_CHARS } from './agent-tools';
 import { createAgentStore } from './agents';
 import { compactIfNeeded } from './compaction';
@@ -32,6 +35,16 @@ export interface RuntimeDeps {
   registry: ToolRegistry;
   sessions: Sessions;
   autoStart: boolean;
+  dataDir: string;
+  /**
+   * Sessions that are not native (adopted upstream sessions, ACP children) receive messages
+   * elsewhere. Returns the channel to record, or false when the session is native.
+   */
+  deliverExternal?: (
+    key: string,
+    text: string,
+    from: { type: 'agent' | 'human'; id: string },
+  ) => Promise<{ channel: string } | false>;
 }
 
 export type Runtime = ReturnType<typeof createRuntime>;
@@ -111,8 +124,28 @@ export function createRuntime(deps: RuntimeDeps) {
     },
   });
 
-  for (const tool of agentTools({ now, store, transcripts, state, agents, runs, goals, engine, emit }))
+  const external = deps.deliverExternal;
+  const deliverExternal = external
+    ? async (k: string, text: string, from: { type: 'agent' | 'human'; id: string }) =>
+        (await external(k, text, from)) !== false
+    : undefined;
+  const acpProfiles = createAcpProfileStore(db, now);
+  const acp = createAcpSessions({
+    now,
+    logger,
+    emit,
+    store,
+    state,
+    transcripts,
+    runs,
+    profiles: acpProfiles,
+    workRoot: path.join(deps.dataDir, 'acp-work'),
+    onRunEnd: onSpawnRunEnd,
+  });
+  const toolDeps = { now, store, transcripts, state, agents, runs, goals, engine, emit, spawnAcp: acp.spawn };
+  for (const tool of agentTools({ ...toolDeps, ...(deliverExternal ? { deliverExternal } : {}) })) {
     deps.registry.register(tool);
+  }
 
   const human = {
     async send(sessionKey: string, text: string, opts: { channel?: string } = {}): Promise<void> {
@@ -124,17 +157,19 @@ export function createRuntime(deps: RuntimeDeps) {
         throw new Error(`text must be at most ${MESSAGE_MAX_CHARS} characters`);
       const session = store.get(sessionKey);
       if (!session) throw new Error(`Unknown sessionKey: ${sessionKey}`);
-      const channel =
-        typeof opts.channel === 'string' && opts.channel.trim()
-          ? opts.channel.trim().slice(0, 64)
-          : 'desktop';
-      const m = transcripts.append(session.key, {
-        role: 'user',
-        actorType: 'human',
-        actorId: 'local-user',
-        text,
-      });
-      emit({ type: 'transcript:appended', message: m });
+      let channel =
+        typeof opts.channel === 'string' && opts.channel.trim() ? opts.channel.trim().slice(0, 64) : '';
+      const external = await deps.deliverExternal?.(session.key, text, { type: 'human', id: 'local-user' });
+      channel ||= external ? external.channel : 'desktop';
+      if (!external) {
+        const m = transcripts.append(session.key, {
+          role: 'user',
+          actorType: 'human',
+          actorId: 'local-user',
+          text,
+        });
+        emit({ type: 'transcript:appended', message: m });
+      }
       // Gate: recorded only when the session has a parent or at least one watcher (one lookup).
       if (state.hasParentOrWatcher(session.key, session.agentId)) {
         state.record({
@@ -148,6 +183,7 @@ export function createRuntime(deps: RuntimeDeps) {
           ...(session.parentKey ? { watchers: [session.parentKey] } : {}),
         });
       }
+      if (external) return;
       void engine.enqueue(session.key, { kind: 'user' });
     },
   };
@@ -164,7 +200,9 @@ export function createRuntime(deps: RuntimeDeps) {
       engine.status(parseSessionKey(sessionKey).key).run ?? runs.latest(parseSessionKey(sessionKey).key),
     runs: (sessionKey: string, limit?: number) => runs.list(parseSessionKey(sessionKey).key, limit),
     sessionStatus,
-    cancel: (sessionKey: string): boolean => engine.cancel(parseSessionKey(sessionKey).key, 'cancelled'),
+    cancel: (sessionKey: string): boolean =>
+      engine.cancel(parseSessionKey(sessionKey).key, 'cancelled') ||
+      acp.cancel(parseSessionKey(sessionKey).key),
     idle: () => engine.idle(),
     tokens: (sessionKey: string) => runs.totals(parseSessionKey(sessionKey).key),
     startDemo: () => startDemo({ agents, sessions: deps.sessions, goals, human, engine, store }),
@@ -212,6 +250,16 @@ export function createRuntime(deps: RuntimeDeps) {
     },
     goals: goalsApi,
     control,
+    acp: {
+      profiles: {
+        list: acpProfiles.list,
+        get: acpProfiles.get,
+        save: acpProfiles.save,
+        remove: acpProfiles.remove,
+      },
+      permissions: acp.permissions,
+      deliver: acp.deliver,
+    },
     engine,
     isMainSession: (key: string) => agents.isMainKey(key),
     describe: (key: string) => {
@@ -224,6 +272,7 @@ export function createRuntime(deps: RuntimeDeps) {
     onReset: (key: string) => engine.forget(key),
     onDelete: (key: string) => {
       engine.forget(key);
+      acp.forget(key);
       goals.remove(key);
       runs.removeSession(key);
     },
@@ -234,6 +283,7 @@ export function createRuntime(deps: RuntimeDeps) {
       for (const t of timers.splice(0)) clearInterval(t);
       unsubscribeWake();
       engine.stop();
+      void acp.closeAll();
     },
   };
 

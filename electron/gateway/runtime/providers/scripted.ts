@@ -54,7 +54,9 @@ function coordinatorStep(req: ModelRequest, n: number): Step {
     return say(announcements.map((a) => `Worker ${a[2]} ${a[1]}.`).join(' ') + ' I have updated the plan.');
   }
   const last = lastUser(req.messages);
-  if (last && !last.content.startsWith('[') && !hasSpawned(req.messages)) {
+  // A question is answered, not split into work.
+  const question = last !== undefined && last.content.trim().endsWith('?');
+  if (last && !question && !last.content.startsWith('[') && !hasSpawned(req.messages)) {
     const parts = splitTask(last.content);
     return {
       text: `I will split this into ${parts.length} sub-tasks and watch the workers.`,

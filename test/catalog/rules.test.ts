@@ -107,6 +107,25 @@ describe('Claude Code rows', () => {
   for (const [name, row] of ignored)
     it(`ignores ${name}`, async () => expect(await turnsAfter('claude', row)).toBe(0));
 
+  const queue = (operation: string, content: string) =>
+    line({
+      type: 'queue-operation',
+      operation,
+      content,
+      sessionId: CLAUDE_ID,
+      timestamp: '2026-03-02T09:20:00.000Z',
+    });
+  it('counts steering input (queue-operation remove)', async () =>
+    expect(await turnsAfter('claude', queue('remove', 'also check EUR'))).toBe(1));
+  it('counts steering that also shows up as a prompt row once', async () =>
+    expect(
+      await turnsAfter('claude', queue('remove', 'also  check EUR') + claudeUser('also check EUR')),
+    ).toBe(1));
+  it('ignores queue enqueue/dequeue (the text becomes a prompt row later)', async () =>
+    expect(
+      await turnsAfter('claude', queue('enqueue', 'later') + queue('dequeue', 'later') + queue('remove', '')),
+    ).toBe(0));
+
   it('counts several rows of one check as one event with turns', async () => {
     expect(
       await turnsAfter(

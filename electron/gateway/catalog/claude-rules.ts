@@ -38,7 +38,15 @@ export const claudeRules: RowRules = {
       return false;
     return true;
   },
+  // `queue-operation` `remove`: text the person typed while the agent was busy, handed to the
+  // agent as steering (enqueue/dequeue only duplicate text that later becomes a user row).
+  steering(row) {
+    if (row.type !== 'queue-operation' || row.operation !== 'remove') return false;
+    const t = str(row.content);
+    return t !== undefined && t.trim() !== '';
+  },
   text(row) {
+    if (row.type === 'queue-operation') return str(row.content);
     return contentText(obj(row.message)?.content);
   },
   time(row) {
@@ -56,6 +64,8 @@ export const claudeRules: RowRules = {
           'promptSource',
           'turnOrigin',
           'timestamp',
+          'operation',
+          'content',
         ].includes(String(p[0]));
       return (
         pathIs(p, 'origin', 'kind') ||
@@ -66,7 +76,11 @@ export const claudeRules: RowRules = {
       );
     },
     text(p) {
-      return pathIs(p, 'message', 'content') || pathIs(p, 'message', 'content', '#', 'text');
+      return (
+        pathIs(p, 'message', 'content') ||
+        pathIs(p, 'message', 'content', '#', 'text') ||
+        pathIs(p, 'content')
+      );
     },
   },
 };

@@ -50,6 +50,15 @@ interface Tally {
   echoes: number;
   malformed: number;
   occurredAt?: number;
+  /** Text keys of the rows counted in this check. */
+  keys: Set<string>;
+  /** Steering rows: counted at the end unless a counted row of this check has the same text. */
+  steering: { key: string | undefined; when: number | undefined }[];
+}
+
+function counted(t: Tally, when: number | undefined): void {
+  t.turns++;
+  if (when !== undefined && (t.occurredAt === undefined || when > t.occurredAt)) t.occurredAt = when;
 }
 
 function countRow(
@@ -63,15 +72,24 @@ function countRow(
     t.malformed++;
     return;
   }
-  if (!rules.human(row)) return;
+  const steering = rules.steering?.(row) === true;
+  if (!steering && !rules.human(row)) return;
   const k = key();
   if (k !== undefined && own.has(k)) {
     t.echoes++;
     return;
   }
-  t.turns++;
-  const when = rules.time(row);
-  if (when !== undefined && (t.occurredAt === undefined || when > t.occurredAt)) t.occurredAt = when;
+  if (steering) {
+    t.steering.push({ key: k, when: rules.time(row) });
+    return;
+  }
+  if (k !== undefined) t.keys.add(k);
+  counted(t, rules.time(row));
+}
+
+function settleSteering(t: Tally): void {
+  for (const s of t.steering) if (s.key === undefined || !t.keys.has(s.key)) counted(t, s.when);
+  t.steering = [];
 }
 
 function parseLine(buf: Buffer, a: number, b: number): Row | undefined {
@@ -133,7 +151,7 @@ export function probeJsonl(input: ProbeInput): ProbeOutcome {
     if (isNotFound(err)) return { kind: 'missing' };
     return { kind: 'inconclusive', error: err };
   }
-  const tally: Tally = { turns: 0, echoes: 0, malformed: 0 };
+  const tally: Tally = { turns: 0, echoes: 0, malformed: 0, keys: new Set(), steering: [] };
   let offset = marker.offset;
   let pend = marker.pend ?? null;
   let cur = 0;
@@ -189,7 +207,9 @@ export function probeJsonl(input: ProbeInput): ProbeOutcome {
     scanFeed(st, rules.scan, buf.toString('utf8', 0, end));
     pend = { at: pos + end, st };
   }
+  settleSteering(tally);
   const next: JsonlMarker = { offset, ino, pend };
   const changed = inoChanged || offset !== marker.offset || pend !== (marker.pend ?? null);
-  return { kind: 'activity', ...tally, next, changed };
+  const { keys: _keys, steering: _steering, ...figures } = tally;
+  return { kind: 'activity', ...figures, next, changed };
 }

@@ -8,6 +8,11 @@ export type Row = Record<string, unknown>;
 export interface RowRules {
   /** Does this row record something a person did directly in the upstream tool? */
   human(row: Row): boolean;
+  /**
+   * Rows that are human only when no human row of the same check has the same text (Claude's
+   * steering input, which may also show up as an ordinary prompt row).
+   */
+  steering?(row: Row): boolean;
   /** The row's text as the tool stored it (for self-echo), when it has one. */
   text(row: Row): string | undefined;
   /** When the row happened (ms), if it says. */

@@ -58,6 +58,22 @@ describe('start-up sweep', () => {
     expect(gw.notices.peek(MAIN)).toEqual([]);
   });
 
+  it('prunes at the end of the start-up sweep', () => {
+    h.gw.state.record(humanTurn(CHILD)); // 1 @T0
+    h.gw.state.record(humanTurn(OTHER)); // 2 @T0
+    h.clock.advance(30 * DAY + 1);
+    const gw = h.restart();
+    expect(count(gw, 'session_state_events')).toBe(0);
+    expect(gw.state.version(CHILD)).toBe(1);
+    expect(gw.state.changesSince(CHILD, 0)).toEqual({
+      stateVersion: 1,
+      events: [],
+      truncated: false,
+      earliestAvailableSequence: 2,
+      historyGap: true,
+    });
+  });
+
   it('gw.state.sweep() is idempotent on the queue', () => {
     const { gw } = h;
     gw.sessions.create({ key: MAIN });

@@ -152,6 +152,28 @@ describe('session_status', () => {
     expect(gw.state.changesSince(CHILD, 0, { limit: 500 }).events).toHaveLength(200);
   });
 
+  it('clamps a requested limit to 1..200 instead of failing (spec: "the requested limit, clamped to 1..200")', async () => {
+    const { gw } = h;
+    for (let i = 0; i < 205; i++) gw.state.record(humanTurn(CHILD));
+    type Changes = { events: { sequence: number }[]; truncated: boolean };
+    const big = await gw.tools.call(MAIN, 'session_status', {
+      sessionKey: CHILD,
+      changesSince: 0,
+      limit: 500,
+    });
+    const c = details(big).stateChanges as Changes;
+    expect(c.events).toHaveLength(200);
+    expect(c.truncated).toBe(true);
+    const zero = await gw.tools.call(MAIN, 'session_status', {
+      sessionKey: CHILD,
+      changesSince: 0,
+      limit: 0,
+    });
+    const z = details(zero).stateChanges as Changes;
+    expect(z.events.map((e) => e.sequence)).toEqual([1]);
+    expect(z.truncated).toBe(true);
+  });
+
   it('filters payloads to outcome, channel and turns', async () => {
     const { gw } = h;
     gw.state.record({

@@ -1,0 +1,130 @@
+// Electron main: app lifecycle and composition. Thin on purpose; every decision lives in a pure
+// module next to this one (security, guards, ipc, notifications, native-binding, shutdown).
+import { app, ipcMain, session, shell, type BrowserWindow } from 'electron';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PUSH_CHANNEL } from '../../shared/ipc/channels';
+import { createDismissalStore } from '../gateway/api/dismissals';
+import { createApiHandlers } from '../gateway/api/handlers';
+import { createPushBridge, type PushBridge } from '../gateway/api/push-bridge';
+import { createGateway, type Gateway } from '../gateway';
+import { hardenSession, hardenWebContents } from './guards';
+import { registerIpcHandlers } from './ipc';
+import { chooseNativeBinding, nativeBindingPath } from './native-binding';
+import { startNativeNotifications, type NativeNotifier } from './notify';
+import { registerAppScheme, serveRenderer } from './protocol';
+import { isAllowedExternalUrl, isTrustedSender } from './security';
+import { createShutdown } from './shutdown';
+import { createMainWindow, focusWindow } from './window';
+
+const APP_USER_MODEL_ID = 'app.sightline.desktop';
+// __dirname is out/main once bundled (scripts/build-electron.mjs).
+const PRELOAD_PATH = path.join(__dirname, '..', 'preload', 'preload.cjs');
+const RENDERER_ROOT = path.join(__dirname, '..', 'renderer');
+
+let mainWindow: BrowserWindow | undefined;
+let gateway: Gateway | undefined;
+let pushBridge: PushBridge | undefined;
+let notifier: NativeNotifier | undefined;
+let removeIpcHandlers: (() => void) | undefined;
+const trustedContents = new Set<number>();
+
+const openExternal = (url: string): void => {
+  // Checked again here: this is the only call of shell.openExternal in the app.
+  if (isAllowedExternalUrl(url)) void shell.openExternal(url);
+};
+
+const shutdown = createShutdown(
+  [
+    ['notifications', () => notifier?.close()],
+    ['push', () => pushBridge?.close()],
+    ['ipc', () => removeIpcHandlers?.()],
+    ['gateway', () => gateway?.close()],
+  ],
+  (name, err) => console.error(`[sightline] shutdown step ${name} failed:`, err),
+);
+
+function openWindow(): void {
+  const win = createMainWindow({ preloadPath: PRELOAD_PATH, devTools: !app.isPackaged, openExternal });
+  const id = win.webContents.id;
+  trustedContents.add(id);
+  win.on('closed', () => {
+    trustedContents.delete(id);
+    if (mainWindow === win) mainWindow = undefined;
+  });
+  mainWindow = win;
+}
+
+function configureNativeBinding(): void {
+  const candidate = nativeBindingPath(
+    app.getAppPath(),
+    process.versions.modules,
+    process.platform,
+    process.arch,
+  );
+  const choice = chooseNativeBinding(process.env.SIGHTLINE_SQLITE_BINDING, candidate, fs.existsSync);
+  // openDatabase reads SIGHTLINE_SQLITE_BINDING and passes it as better-sqlite3's nativeBinding.
+  if (choice.path) process.env.SIGHTLINE_SQLITE_BINDING = choice.path;
+  else
+    console.warn(
+      `[sightline] no Electron build of better-sqlite3 at ${candidate}; run npm start to build it`,
+    );
+}
+
+function startGateway(): void {
+  configureNativeBinding();
+  const dataDir = app.getPath('userData');
+  const gw = createGateway({ dataDir });
+  gateway = gw;
+  const api = createApiHandlers(gw, {
+    app: { name: 'Sightline', version: app.getVersion(), mode: 'electron', dataDir },
+    dismissals: createDismissalStore(gw.db),
+  });
+  removeIpcHandlers = registerIpcHandlers(ipcMain, {
+    dispatch: api.dispatch,
+    isTrustedSender: (event) => isTrustedSender(event, trustedContents),
+    onProblem: (channel, error) =>
+      console.warn(`[sightline] ipc ${channel}: ${error.code}: ${error.message}`),
+  });
+  pushBridge = createPushBridge(gw.events, (batch) => {
+    if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(PUSH_CHANNEL, batch);
+  });
+  notifier = startNativeNotifications(gw.events, () => focusWindow(mainWindow));
+}
+
+function main(): void {
+  // Before anything else: a second launch only focuses the first one.
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
+  registerAppScheme();
+  if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID);
+
+  app.on('second-instance', () => focusWindow(mainWindow));
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, openExternal));
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('activate', () => {
+    if (app.isReady() && !mainWindow) openWindow();
+  });
+  app.on('before-quit', () => shutdown.run());
+  app.on('will-quit', () => shutdown.run());
+
+  app
+    .whenReady()
+    .then(() => {
+      hardenSession(session.defaultSession);
+      serveRenderer(RENDERER_ROOT);
+      startGateway();
+      openWindow();
+    })
+    .catch((err: unknown) => {
+      console.error('[sightline] start-up failed:', err);
+      shutdown.run();
+      app.exit(1);
+    });
+}
+
+main();

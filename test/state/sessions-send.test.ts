@@ -53,7 +53,8 @@ describe('sessions_send watch', () => {
       message: 'hello',
       watch: false,
     });
-    expect(no.ok && (no.details as { watched?: boolean }).watched).toBe(false);
+    expect(no.ok).toBe(true);
+    expect(no.ok && no.details).toMatchObject({ watched: false });
     expect(count(gw, 'session_watch_cursors')).toBe(0);
   });
 
@@ -75,7 +76,7 @@ describe('sessions_send watch', () => {
       message: 'note to self',
       watch: true,
     });
-    expect(r.ok && (r.details as { watched?: boolean }).watched).toBe(false);
+    expect(r.ok ? r.details : r).toMatchObject({ watched: false });
     expect(count(gw, 'session_watch_cursors')).toBe(0);
   });
 });

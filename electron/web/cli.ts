@@ -6,7 +6,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGateway } from '../gateway/index';
-import { openDatabase } from '../gateway/db/open';
 import { createDismissalStore } from '../gateway/api/dismissals';
 import { startWebServer } from './server';
 
@@ -21,13 +20,12 @@ async function main(): Promise<void> {
   }
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
   const gateway = createGateway({ dataDir, autoStart: true });
-  const db = openDatabase(dataDir);
   const port = Number(process.env.SIGHTLINE_WEB_PORT ?? 0);
   const server = await startWebServer({
     gateway,
     rendererDir,
     port: Number.isInteger(port) && port > 0 && port < 65536 ? port : 0,
-    dismissals: createDismissalStore(db),
+    dismissals: createDismissalStore(gateway.db),
     app: { version: pkg.version, dataDir },
   });
   console.log(`Sightline (browser mode) — data in ${dataDir}`);
@@ -39,7 +37,6 @@ async function main(): Promise<void> {
     stopping = true;
     console.log(`${signal}: shutting down`);
     void server.close().finally(() => {
-      db.close();
       gateway.close();
       process.exit(0);
     });

@@ -1,7 +1,7 @@
 import type { CursorRow } from '../../../../shared/ipc';
 import { useWatchers } from '../../stores/watchers';
 import { useUi } from '../../stores/ui';
-import { shortKey, time } from '../../lib/format';
+import { time } from '../../lib/format';
 
 /** One cursor drawn against the head: L (last seen), N (notified), M (material), head. */
 function CursorBar({ c }: { c: CursorRow }) {
@@ -32,8 +32,13 @@ function CursorCard({ c, other, testid }: { c: CursorRow; other: string; testid:
       data-target={c.target}
     >
       <div className="cursor-top">
-        <button type="button" className="link mono" onClick={() => openSession(other, 'watchers')}>
-          {shortKey(other)}
+        <button
+          type="button"
+          className="link mono"
+          title={other}
+          onClick={() => openSession(other, 'watchers')}
+        >
+          {other}
         </button>
         <span className={c.pending ? 'badge notice' : 'badge ok'}>
           {c.pending ? 'notice pending' : 'up to date'}

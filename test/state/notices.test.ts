@@ -141,6 +141,19 @@ describe('acknowledge on drain', () => {
     expect(gw.state.cursor(MAIN, OTHER)).toEqual({ lastSeen: 0, notified: 2, material: 2 });
   });
 
+  it('a notice lost from the queue heals on the next material event', () => {
+    const { gw } = h;
+    gw.state.registerWatch(MAIN, CHILD);
+    gw.state.record(humanTurn(CHILD)); // 1: pending (0)
+    for (let i = 0; i < 20; i++) gw.notices.enqueue(MAIN, { text: `unrelated ${i}` });
+    expect(gw.notices.peek(MAIN).some((e) => e.contextKey === contextKeyOf(CHILD))).toBe(false);
+    gw.state.record(humanTurn(CHILD)); // 2: re-queues the same frozen text
+    const q = gw.notices.peek(MAIN);
+    expect(q).toHaveLength(20);
+    expect(q[19]).toEqual(noticeFor(CHILD, 0));
+    expect(gw.state.cursor(MAIN, CHILD)).toEqual({ lastSeen: 0, notified: 1, material: 2 });
+  });
+
   it('each drained session-state entry acknowledges its own target only', () => {
     const { gw } = h;
     gw.state.registerWatch(MAIN, CHILD);

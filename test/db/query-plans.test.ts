@@ -1,13 +1,13 @@
 // Every hot query of the spec is an index lookup. The statements are the ones the gateway really
 // prepares (captured while createGateway builds its repositories), not copies of them.
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openHarness, type Harness } from '../state/helpers';
 
 let h: Harness;
 let statements: string[] = [];
 
-beforeAll(() => {
+beforeEach(() => {
   const spy = vi.spyOn(Database.prototype, 'prepare');
   try {
     h = openHarness();
@@ -16,7 +16,7 @@ beforeAll(() => {
     spy.mockRestore();
   }
 });
-afterAll(() => {
+afterEach(() => {
   h.dispose();
 });
 

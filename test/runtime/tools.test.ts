@@ -69,12 +69,6 @@ describe('sessions_send', () => {
     ).toEqual(err('Unknown sessionKey: agent:main:nope'));
     expect(gw.state.cursor('agent:main:main', 'agent:main:nope')).toBeUndefined();
     expect(
-      await gw.tools.call('agent:main:main', 'sessions_send', {
-        sessionKey: 'agent:main:main',
-        message: 'me',
-      }),
-    ).toEqual(err('sessions_send cannot send to the calling session itself'));
-    expect(
       await gw.tools.call('agent:main:main', 'sessions_send', { sessionKey: 'agent:main:main' }),
     ).toEqual(err('message is required'));
     expect(await gw.tools.call('agent:main:main', 'sessions_send', { message: 'x' })).toEqual(

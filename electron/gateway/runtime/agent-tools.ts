@@ -103,8 +103,6 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
       const session = knownSession(deps, requireString(args, 'sessionKey'));
       const message = requireString(args, 'message', MESSAGE_MAX_CHARS);
       const watch = optionalBoolean(args, 'watch');
-      if (session.key === ctx.caller)
-        throw new ToolError('sessions_send cannot send to the calling session itself');
       const external = await deps.deliverExternal?.(session.key, message, { type: 'agent', id: ctx.caller });
       if (!external) {
         const m = deps.transcripts.append(session.key, {
@@ -116,7 +114,8 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
         deps.emit({ type: 'transcript:appended', message: m });
         void deps.engine.enqueue(session.key, { kind: 'user' });
       }
-      // Registered only after a successful dispatch, on the session that actually received it.
+      // Registered only after a successful dispatch, on the session that actually received it
+      // (watching oneself is refused by registerWatch: watched false).
       const watched = watch === true ? deps.state.registerWatch(ctx.caller, session.key) : false;
       return { status: 'delivered', sessionKey: session.key, ...(watch !== undefined ? { watched } : {}) };
     },

@@ -42,7 +42,12 @@ export function sessionStatusTool(deps: SessionToolDeps): ToolDefinition {
       if (since !== undefined && (typeof since !== 'number' || !Number.isSafeInteger(since) || since < 0)) {
         throw new ToolError('changesSince must be a non-negative integer');
       }
-      const limit = optionalInteger(args, 'limit', 1, 200);
+      // The requested limit is clamped to 1..200 (spec), not refused.
+      const rawLimit = args.limit;
+      if (rawLimit !== undefined && (typeof rawLimit !== 'number' || !Number.isFinite(rawLimit))) {
+        throw new ToolError('limit must be a number');
+      }
+      const limit = rawLimit === undefined ? undefined : Math.min(200, Math.max(1, Math.floor(rawLimit)));
       const parsed = parseSessionKey(raw);
       const agentId =
         parsed.agentId ?? (optionalString(args, 'agentId', 64)?.toLowerCase() || ctx.callerAgentId);
@@ -59,7 +64,10 @@ export function sessionStatusTool(deps: SessionToolDeps): ToolDefinition {
         stateVersion,
       };
       if (since !== undefined) {
-        const c = deps.state.changesSince(parsed.key, since, { agentId, ...(limit ? { limit } : {}) });
+        const c = deps.state.changesSince(parsed.key, since, {
+          agentId,
+          ...(limit !== undefined ? { limit } : {}),
+        });
         details.stateVersion = c.stateVersion;
         details.stateChanges = {
           events: c.events.map(({ payload, ...rest }) => {

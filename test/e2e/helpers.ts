@@ -48,7 +48,18 @@ export async function ensureRenderer(): Promise<void> {
   try {
     if (rendererIsFresh()) return;
     const { build } = await import('vite');
-    await build({ configFile: path.join(ROOT, 'renderer/vite.config.ts'), logLevel: 'warn' });
+    // Under vitest NODE_ENV is "test", which would bundle React's development build.
+    const nodeEnv = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    try {
+      await build({
+        configFile: path.join(ROOT, 'renderer/vite.config.ts'),
+        mode: 'production',
+        logLevel: 'warn',
+      });
+    } finally {
+      process.env.NODE_ENV = nodeEnv;
+    }
   } finally {
     fs.rmSync(LOCK, { recursive: true, force: true });
   }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useSession } from '../../stores/session';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
-import { LIMITS } from '../../../../shared/ipc';
+import { LIMITS } from '../../../../shared/ipc/limits';
 
 export function Composer() {
   const [text, setText] = useState('');

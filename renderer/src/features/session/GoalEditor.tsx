@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { GOAL_STATUSES, type Goal, type GoalStatus } from '../../../../shared/ipc';
+import { GOAL_STATUSES, type Goal, type GoalStatus } from '../../../../shared/ipc/types';
 import { call, errorMessage } from '../../lib/api';
 import { useUi } from '../../stores/ui';
 

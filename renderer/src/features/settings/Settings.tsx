@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { PROVIDER_IDS, type AgentView, type ProviderId } from '../../../../shared/ipc';
+import { PROVIDER_IDS, type AgentView, type ProviderId } from '../../../../shared/ipc/types';
 import { useSettings } from '../../stores/settings';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';

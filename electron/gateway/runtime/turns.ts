@@ -138,7 +138,7 @@ export class TurnEngine {
   private async runTurn(key: string, loop: Loop, batch: Loop['inputs'], upToId: number): Promise<void> {
     const { deps } = this;
     const finish = (r: TurnResult) => batch.forEach((b) => b.done(r));
-    if (!deps.store.get(key)) return finish({});
+    if (this.stopped || !deps.store.get(key)) return finish({});
     const agentId = parseSessionKey(key).agentId ?? 'main';
     const agent = deps.agents.get(agentId) ?? deps.agents.ensureDefault();
     // Drain at the start of the turn: this acknowledges the watcher's cursors.
@@ -194,6 +194,8 @@ export class TurnEngine {
     } finally {
       if (timer) clearTimeout(timer);
     }
+    // After close() the database is gone: a turn cut short by stop() writes nothing more.
+    if (this.stopped) return finish({ run });
     run.endedAt = deps.now();
     deps.runs.save(run);
     deps.emit({ type: 'run:changed', run: { ...run } });

@@ -204,6 +204,8 @@ export function createRuntime(deps: RuntimeDeps) {
       engine.cancel(parseSessionKey(sessionKey).key, 'cancelled') ||
       acp.cancel(parseSessionKey(sessionKey).key),
     idle: () => engine.idle(),
+    /** One heartbeat turn now (what a wake or the timer does); resolves when it is done. */
+    heartbeat: (sessionKey: string) => engine.enqueue(parseSessionKey(sessionKey).key, { kind: 'heartbeat' }),
     tokens: (sessionKey: string) => runs.totals(parseSessionKey(sessionKey).key),
     startDemo: () => startDemo({ agents, sessions: deps.sessions, goals, human, engine, store }),
   };
@@ -227,8 +229,12 @@ export function createRuntime(deps: RuntimeDeps) {
   if (!store.get(main.mainKey)) deps.sessions.create({ key: main.mainKey, label: 'Main' });
   runs.failInterrupted(now());
 
+  // Wakes run heartbeat turns only while timers run (autoStart): with autoStart false, tests see
+  // the wake requests and drive heartbeat turns by hand (control.heartbeat), so a queued notice
+  // is never drained behind their back.
   const unsubscribeWake = waker.onWake((key) => {
-    if (store.get(key) && !isSubagentKey(key)) void engine.enqueue(key, { kind: 'heartbeat' });
+    if (deps.autoStart && store.get(key) && !isSubagentKey(key))
+      void engine.enqueue(key, { kind: 'heartbeat' });
   });
 
   return {

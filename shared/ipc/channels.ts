@@ -1,4 +1,4 @@
-// Channel names of the one IPC contract, `<domain>:<verb>`. Electron's ipcMain handlers, the
+// Channel names of the one IPC contract, `<domain>:<verb>` (`<domain>:<noun>:<verb>` for acp). Electron's ipcMain handlers, the
 // preload bridge, browser mode's WebSocket server and the renderer client all use these.
 
 export const CHANNELS = {
@@ -19,6 +19,11 @@ export const CHANNELS = {
   agentsList: 'agents:list',
   agentsSave: 'agents:save',
   appInfo: 'app:info',
+  acpProfilesList: 'acp:profiles:list',
+  acpProfilesSave: 'acp:profiles:save',
+  acpProfilesRemove: 'acp:profiles:remove',
+  acpPermissionsList: 'acp:permissions:list',
+  acpPermissionsRespond: 'acp:permissions:respond',
 } as const;
 
 export type Channel = (typeof CHANNELS)[keyof typeof CHANNELS];

@@ -2,6 +2,7 @@
 import type { Channel } from './channels';
 import type { ArgsInput, ArgsParsed } from './schemas';
 import type {
+  AcpProfileView,
   AgentView,
   AppInfo,
   CatalogEntry,
@@ -9,6 +10,7 @@ import type {
   FleetSnapshot,
   Goal,
   InboxItem,
+  PermissionRequestView,
   PushBatch,
   SessionView,
   TimelinePage,
@@ -34,6 +36,11 @@ export interface ResultMap {
   'agents:list': AgentView[];
   'agents:save': AgentView;
   'app:info': AppInfo;
+  'acp:profiles:list': AcpProfileView[];
+  'acp:profiles:save': AcpProfileView;
+  'acp:profiles:remove': { removed: boolean };
+  'acp:permissions:list': PermissionRequestView[];
+  'acp:permissions:respond': { resolved: true };
 }
 
 export type IpcContract = {

@@ -12,6 +12,24 @@ export const LIMITS = {
   apiKey: 4_096,
   systemPrompt: 50_000,
   heartbeatSeconds: 86_400,
+  profileId: 64,
+  profileName: 200,
+  command: 4_096,
+  profileArgs: 200,
+  profileArg: 4_096,
+  profileEnv: 200,
+  envName: 256,
+  envValue: 32_768,
+  cwd: 4_096,
+  permissionId: 512,
   transcriptPage: { default: 100, max: 500 },
   timelinePage: { default: 200, max: 1_000 },
+} as const;
+
+/** The gateway's fixed retention (electron/gateway/state/prune.ts; a unit test keeps them equal). */
+export const RETENTION = {
+  signalLogDays: 30,
+  signalLogRows: 50_000,
+  cursorIdleDays: 30,
+  pruneEveryMinutes: 60,
 } as const;

@@ -30,6 +30,17 @@ const boundedString = (name: string, max: number) =>
     .string({ error: `${name} must be a string` })
     .max(max, { error: `${name} must be at most ${max} characters` });
 
+const nonEmpty = (name: string, max: number) =>
+  boundedString(name, max).refine((t) => t.trim().length > 0, { error: `${name} must not be empty` });
+
+const profileId = boundedString('id', LIMITS.profileId).regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, {
+  error: 'id must match [a-z0-9][a-z0-9_-]{0,63} (lower case)',
+});
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** POSIX `/…`, Windows `C:\…` or `\\server\…`. */
+const ABSOLUTE_PATH = /^(\/|[A-Za-z]:[\\/]|\\\\)/;
+
 const empty = z.strictObject({});
 const sessionOnly = z.strictObject({ sessionKey });
 
@@ -112,6 +123,46 @@ export const SCHEMAS = {
       .optional(),
   }),
   'app:info': empty,
+  'acp:profiles:list': empty,
+  'acp:profiles:save': z.strictObject({
+    id: profileId,
+    name: nonEmpty('name', LIMITS.profileName),
+    command: nonEmpty('command', LIMITS.command),
+    args: z
+      .array(boundedString('each argument', LIMITS.profileArg), { error: 'args must be a list of strings' })
+      .max(LIMITS.profileArgs, { error: `args must have at most ${LIMITS.profileArgs} entries` })
+      .optional()
+      .transform((a) => a ?? []),
+    env: z
+      .record(
+        boundedString('env name', LIMITS.envName).regex(ENV_NAME, {
+          error: 'env names must match [A-Za-z_][A-Za-z0-9_]*',
+        }),
+        boundedString('env value', LIMITS.envValue),
+        {
+          error: (iss) =>
+            iss.code === 'invalid_key'
+              ? 'env names must match [A-Za-z_][A-Za-z0-9_]*'
+              : 'env must map names to strings',
+        },
+      )
+      .refine((e) => Object.keys(e).length <= LIMITS.profileEnv, {
+        error: `env must have at most ${LIMITS.profileEnv} entries`,
+      })
+      .optional()
+      .transform((e) => e ?? {}),
+    /** Empty or absent: the gateway gives each child its own directory under the data dir. */
+    cwd: boundedString('cwd', LIMITS.cwd)
+      .refine((c) => c === '' || ABSOLUTE_PATH.test(c), { error: 'cwd must be an absolute path' })
+      .optional(),
+  }),
+  'acp:profiles:remove': z.strictObject({ id: profileId }),
+  'acp:permissions:list': empty,
+  'acp:permissions:respond': z.strictObject({
+    requestId: nonEmpty('requestId', LIMITS.permissionId),
+    /** Absent: reject. */
+    optionId: nonEmpty('optionId', LIMITS.permissionId).optional(),
+  }),
 } as const satisfies Record<Channel, z.ZodType>;
 
 export type Schemas = typeof SCHEMAS;

@@ -117,7 +117,7 @@ export interface SessionView extends SessionInfo {
   pendingNotices: number;
   alert: UpstreamAlert | null;
   goal: Goal | null;
-  /** Token usage of the latest run. */
+  /** Token usage summed over all of the session's runs. */
   tokens: { input: number; output: number };
 }
 
@@ -199,6 +199,16 @@ export interface PermissionRequestView {
   title: string;
   options: { optionId: string; name: string; kind: string }[];
   createdAt: number;
+}
+
+/** An ACP agent profile (settings): how the gateway starts the agent process. */
+export interface AcpProfileView {
+  id: string;
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
 }
 
 /** One push: the gateway events of (at most) one 16 ms window, in order. */

@@ -1,5 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
+  type AcpProfileView,
   CHANNEL_LIST,
   CHANNELS,
   isChannel,
@@ -17,6 +18,7 @@ import {
   type Goal,
   type GoalStatus,
   type InboxItem,
+  type PermissionRequestView,
   type PushBatch,
   type ResultOf,
   type SessionView,
@@ -31,6 +33,11 @@ type Empty = Record<string, never>;
 describe('IPC contract types', () => {
   it('pins every channel name', () => {
     expect([...CHANNEL_LIST].sort()).toEqual([
+      'acp:permissions:list',
+      'acp:permissions:respond',
+      'acp:profiles:list',
+      'acp:profiles:remove',
+      'acp:profiles:save',
       'agents:list',
       'agents:save',
       'app:info',
@@ -49,7 +56,7 @@ describe('IPC contract types', () => {
       'transcript:page',
       'watchers:get',
     ]);
-    for (const c of CHANNEL_LIST) expect(c).toMatch(/^[a-z]+:[a-z]+$/);
+    for (const c of CHANNEL_LIST) expect(c).toMatch(/^[a-z]+(:[a-z]+)?:[a-z]+$/);
     expect(isChannel(CHANNELS.fleetSnapshot)).toBe(true);
     expect(isChannel('fleet:nope')).toBe(false);
   });
@@ -100,6 +107,21 @@ describe('IPC contract types', () => {
       heartbeatSeconds?: number | undefined;
     }>();
     expectTypeOf<ArgsOf<'app:info'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ArgsOf<'acp:profiles:list'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ArgsOf<'acp:profiles:save'>>().toEqualTypeOf<{
+      id: string;
+      name: string;
+      command: string;
+      args?: string[] | undefined;
+      env?: Record<string, string> | undefined;
+      cwd?: string | undefined;
+    }>();
+    expectTypeOf<ArgsOf<'acp:profiles:remove'>>().toEqualTypeOf<{ id: string }>();
+    expectTypeOf<ArgsOf<'acp:permissions:list'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ArgsOf<'acp:permissions:respond'>>().toEqualTypeOf<{
+      requestId: string;
+      optionId?: string | undefined;
+    }>();
   });
 
   it('pins result types', () => {
@@ -120,6 +142,20 @@ describe('IPC contract types', () => {
     expectTypeOf<ResultOf<'agents:list'>>().toEqualTypeOf<AgentView[]>();
     expectTypeOf<ResultOf<'agents:save'>>().toEqualTypeOf<AgentView>();
     expectTypeOf<ResultOf<'app:info'>>().toEqualTypeOf<AppInfo>();
+    expectTypeOf<ResultOf<'acp:profiles:list'>>().toEqualTypeOf<AcpProfileView[]>();
+    expectTypeOf<ResultOf<'acp:profiles:save'>>().toEqualTypeOf<AcpProfileView>();
+    expectTypeOf<ResultOf<'acp:profiles:remove'>>().toEqualTypeOf<{ removed: boolean }>();
+    expectTypeOf<ResultOf<'acp:permissions:list'>>().toEqualTypeOf<PermissionRequestView[]>();
+    expectTypeOf<ResultOf<'acp:permissions:respond'>>().toEqualTypeOf<{ resolved: true }>();
+    expectTypeOf<AcpProfileView>().toEqualTypeOf<{
+      id: string;
+      name: string;
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      cwd?: string;
+    }>();
+    expectTypeOf<SessionView['tokens']>().toEqualTypeOf<{ input: number; output: number }>();
     expectTypeOf<AgentView>().not.toHaveProperty('apiKey');
     expectTypeOf<AgentView['hasApiKey']>().toEqualTypeOf<boolean>();
   });
@@ -175,6 +211,46 @@ describe('IPC argument schemas', () => {
       parseArgs('agents:save', { id: 'Main', apiKey: 'sk-1', heartbeatSeconds: 0, baseUrl: '' }).ok,
     ).toBe(true);
     expect(parseArgs('catalog:adopt', { provider: 'codex', threadId: 't-1' }).ok).toBe(true);
+    expect(parseArgs('acp:profiles:save', { id: 'fixture', name: 'Fixture', command: 'node' })).toEqual({
+      ok: true,
+      value: { id: 'fixture', name: 'Fixture', command: 'node', args: [], env: {} },
+    });
+    expect(
+      parseArgs('acp:profiles:save', {
+        id: 'codex-acp',
+        name: 'Codex',
+        command: '/usr/bin/codex-acp',
+        args: ['--model', 'x y', ''],
+        env: { RUST_LOG: 'info', _X1: '' },
+        cwd: '/home/me/project',
+      }),
+    ).toEqual({
+      ok: true,
+      value: {
+        id: 'codex-acp',
+        name: 'Codex',
+        command: '/usr/bin/codex-acp',
+        args: ['--model', 'x y', ''],
+        env: { RUST_LOG: 'info', _X1: '' },
+        cwd: '/home/me/project',
+      },
+    });
+    for (const cwd of ['', 'C:\\work', 'd:/work', '\\\\server\\share']) {
+      expect(parseArgs('acp:profiles:save', { id: 'a', name: 'A', command: 'a', cwd }).ok).toBe(true);
+    }
+    expect(parseArgs('acp:profiles:remove', { id: 'fixture' })).toEqual({
+      ok: true,
+      value: { id: 'fixture' },
+    });
+    expect(parseArgs('acp:permissions:list', undefined)).toEqual({ ok: true, value: {} });
+    expect(parseArgs('acp:permissions:respond', { requestId: 'r-1' })).toEqual({
+      ok: true,
+      value: { requestId: 'r-1' },
+    });
+    expect(parseArgs('acp:permissions:respond', { requestId: 'r-1', optionId: 'allow-once' })).toEqual({
+      ok: true,
+      value: { requestId: 'r-1', optionId: 'allow-once' },
+    });
   });
 
   it('refuses invalid arguments with exact messages', () => {
@@ -213,5 +289,37 @@ describe('IPC argument schemas', () => {
     );
     expect(bad('inbox:dismiss', { id: '' })).toBe('id: id must not be empty');
     expect(bad('fleet:snapshot', { x: 1 })).toBe('Unrecognized key: "x"');
+    const profile = { id: 'fx', name: 'Fixture', command: 'node' };
+    expect(bad('acp:profiles:save', { ...profile, id: 'Fx' })).toBe(
+      'id: id must match [a-z0-9][a-z0-9_-]{0,63} (lower case)',
+    );
+    expect(bad('acp:profiles:save', { ...profile, name: '  ' })).toBe('name: name must not be empty');
+    expect(bad('acp:profiles:save', { ...profile, command: '' })).toBe('command: command must not be empty');
+    expect(bad('acp:profiles:save', { id: 'fx', name: 'Fixture' })).toBe('command: command must be a string');
+    expect(bad('acp:profiles:save', { ...profile, args: 'a b' })).toBe(
+      'args: args must be a list of strings',
+    );
+    expect(bad('acp:profiles:save', { ...profile, args: ['a', 1] })).toBe(
+      'args.1: each argument must be a string',
+    );
+    expect(bad('acp:profiles:save', { ...profile, args: Array(201).fill('a') })).toBe(
+      'args: args must have at most 200 entries',
+    );
+    expect(bad('acp:profiles:save', { ...profile, env: { 'BAD-NAME': 'x' } })).toBe(
+      'env.BAD-NAME: env names must match [A-Za-z_][A-Za-z0-9_]*',
+    );
+    expect(bad('acp:profiles:save', { ...profile, env: { A: 1 } })).toBe('env.A: env value must be a string');
+    expect(bad('acp:profiles:save', { ...profile, env: ['A=1'] })).toBe('env: env must map names to strings');
+    expect(bad('acp:profiles:save', { ...profile, cwd: 'relative/dir' })).toBe(
+      'cwd: cwd must be an absolute path',
+    );
+    expect(bad('acp:profiles:remove', {})).toBe('id: id must be a string');
+    expect(bad('acp:permissions:respond', {})).toBe('requestId: requestId must be a string');
+    expect(bad('acp:permissions:respond', { requestId: 'r', optionId: '' })).toBe(
+      'optionId: optionId must not be empty',
+    );
+    expect(bad('acp:permissions:respond', { requestId: 'r', decision: 'allow' })).toBe(
+      'Unrecognized key: "decision"',
+    );
   });
 });

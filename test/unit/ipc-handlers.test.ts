@@ -4,8 +4,17 @@ import { createApiHandlers } from '../../electron/gateway/api/handlers';
 import { createMemoryDismissalStore } from '../../electron/gateway/api/dismissals';
 import { createPushBridge } from '../../electron/gateway/api/push-bridge';
 import type { GatewayApi } from '../../electron/gateway/api/gateway-api';
-import type { AgentConfig, GatewayEvent, SessionInfo } from '../../electron/gateway/types';
+import type {
+  AcpProfileConfig,
+  AgentConfig,
+  GatewayEvent,
+  PermissionRequestView,
+  SessionInfo,
+} from '../../electron/gateway/types';
+import { MAX_EVENT_ROWS, PRUNE_INTERVAL_MS, RETENTION_MS } from '../../electron/gateway/state/prune';
+import { RETENTION } from '../../shared/ipc/limits';
 import type { StateEventRow } from '../../shared/domain';
+import type { RunInfo } from '../../shared/ipc/types';
 import { noticeContextKey, noticeText } from '../../shared/session-keys';
 
 const APP = { name: 'Sightline', version: '1.0.0', mode: 'web' as const, dataDir: '/tmp/x' };
@@ -57,6 +66,33 @@ function fakeGateway() {
     text: noticeText('agent:main:subagent:w', 3),
     contextKey: noticeContextKey('agent:main:subagent:w'),
   };
+  const run = (status: RunInfo['status'], inputTokens: number, outputTokens: number): RunInfo => ({
+    runId: `r-${inputTokens}`,
+    sessionKey: 'agent:main:subagent:w',
+    status,
+    startedAt: 1,
+    inputTokens,
+    outputTokens,
+  });
+  const runs: Record<string, RunInfo[]> = {
+    'agent:main:subagent:w': [run('idle', 100, 20), run('idle', 250, 30), run('running', 7, 1)],
+  };
+  let queued = false;
+  const profiles: AcpProfileConfig[] = [
+    { id: 'fixture', name: 'Fixture', command: '/usr/bin/node', args: ['agent.mjs'], env: { A: '1' } },
+  ];
+  const permissions: PermissionRequestView[] = [
+    {
+      id: 'perm-1',
+      sessionKey: 'agent:main:acp:0000beef',
+      title: 'Delete build/',
+      options: [
+        { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },
+        { optionId: 'reject-once', name: 'Reject', kind: 'reject_once' },
+      ],
+      createdAt: 5,
+    },
+  ];
   const gw: GatewayApi = {
     sessions: { get: (k) => sessions.find((s) => s.key === k), list: () => sessions },
     state: {
@@ -89,9 +125,42 @@ function fakeGateway() {
     },
     transcripts: { page: () => ({ messages: [], hasMore: false }) },
     runtime: {
-      status: () => undefined,
+      status: (k) => runs[k]?.at(-1),
+      sessionStatus: (k) =>
+        k === 'agent:main:main' && queued ? 'queued' : (runs[k]?.at(-1)?.status ?? 'idle'),
+      tokens: (k) => ({
+        input: (runs[k] ?? []).reduce((n, r) => n + r.inputTokens, 0),
+        output: (runs[k] ?? []).reduce((n, r) => n + r.outputTokens, 0),
+      }),
       cancel: () => false,
       startDemo: async () => ({ coordinatorKey: 'agent:demo:main', workerKeys: [] }),
+    },
+    acp: {
+      profiles: {
+        list: () => profiles,
+        save: (p) => {
+          if (p.name === 'reserved') throw new Error('profile name is reserved');
+          profiles.push(p);
+          return p;
+        },
+        remove: (id) => {
+          const i = profiles.findIndex((p) => p.id === id);
+          if (i >= 0) profiles.splice(i, 1);
+          return i >= 0;
+        },
+      },
+      permissions: {
+        pending: () => permissions,
+        respond: vi.fn((id: string, optionId: string | undefined) => {
+          const i = permissions.findIndex((p) => p.id === id);
+          if (i < 0) return false;
+          if (optionId !== undefined && !permissions[i]!.options.some((o) => o.optionId === optionId)) {
+            throw new Error(`Unknown permission option: ${optionId}`);
+          }
+          permissions.splice(i, 1);
+          return true;
+        }),
+      },
     },
     goals: {
       get: () => undefined,
@@ -101,7 +170,15 @@ function fakeGateway() {
       },
     },
   };
-  return { gw, emit: (e: GatewayEvent) => listeners.forEach((l) => l(e)), listeners, agents };
+  return {
+    gw,
+    emit: (e: GatewayEvent) => listeners.forEach((l) => l(e)),
+    listeners,
+    agents,
+    profiles,
+    permissions,
+    queue: () => (queued = true),
+  };
 }
 
 describe('API handlers', () => {
@@ -212,6 +289,94 @@ describe('API handlers', () => {
     await api.dispatch('inbox:dismiss', { id: items[1]!.id });
     await api.dispatch('inbox:dismiss', { id: items[0]!.id });
     expect(await api.dispatch('inbox:list', {})).toEqual({ ok: true, value: [] });
+  });
+});
+
+describe('API handlers: run status, tokens, ACP', () => {
+  it('sums tokens over all runs and reports a queued turn', async () => {
+    const { gw, queue } = fakeGateway();
+    const api = createApiHandlers(gw, { app: APP });
+    expect(await api.dispatch('sessions:get', { sessionKey: 'agent:main:subagent:w' })).toMatchObject({
+      ok: true,
+      value: { runStatus: 'running', tokens: { input: 357, output: 51 } },
+    });
+    expect(await api.dispatch('sessions:get', { sessionKey: 'agent:main:main' })).toMatchObject({
+      ok: true,
+      value: { runStatus: 'none', tokens: { input: 0, output: 0 } },
+    });
+    queue();
+    expect(await api.dispatch('sessions:get', { sessionKey: 'agent:main:main' })).toMatchObject({
+      ok: true,
+      value: { runStatus: 'queued' },
+    });
+  });
+
+  it('lists, saves and removes ACP profiles', async () => {
+    const { gw, profiles } = fakeGateway();
+    const api = createApiHandlers(gw, { app: APP });
+    expect(await api.dispatch('acp:profiles:list', {})).toEqual({
+      ok: true,
+      value: [
+        { id: 'fixture', name: 'Fixture', command: '/usr/bin/node', args: ['agent.mjs'], env: { A: '1' } },
+      ],
+    });
+    expect(
+      await api.dispatch('acp:profiles:save', { id: 'codex', name: 'Codex', command: 'codex-acp', cwd: '' }),
+    ).toEqual({ ok: true, value: { id: 'codex', name: 'Codex', command: 'codex-acp', args: [], env: {} } });
+    expect(
+      await api.dispatch('acp:profiles:save', { id: 'pi', name: 'Pi', command: 'pi', cwd: '/srv/pi' }),
+    ).toEqual({
+      ok: true,
+      value: { id: 'pi', name: 'Pi', command: 'pi', args: [], env: {}, cwd: '/srv/pi' },
+    });
+    expect(profiles.map((p) => p.id)).toEqual(['fixture', 'codex', 'pi']);
+    expect(await api.dispatch('acp:profiles:save', { id: 'x', name: 'reserved', command: 'x' })).toEqual({
+      ok: false,
+      error: { code: 'invalid_argument', message: 'profile name is reserved' },
+    });
+    expect(await api.dispatch('acp:profiles:save', { id: 'x', name: 'X', command: 'x', cwd: 'rel' })).toEqual(
+      {
+        ok: false,
+        error: { code: 'invalid_argument', message: 'cwd: cwd must be an absolute path' },
+      },
+    );
+    expect(await api.dispatch('acp:profiles:remove', { id: 'codex' })).toEqual({
+      ok: true,
+      value: { removed: true },
+    });
+    expect(await api.dispatch('acp:profiles:remove', { id: 'codex' })).toEqual({
+      ok: true,
+      value: { removed: false },
+    });
+  });
+
+  it('lists pending permission requests and answers them', async () => {
+    const { gw, permissions } = fakeGateway();
+    const api = createApiHandlers(gw, { app: APP });
+    const listed = await api.dispatch('acp:permissions:list', {});
+    expect(listed).toEqual({ ok: true, value: [permissions[0]] });
+    expect(
+      await api.dispatch('acp:permissions:respond', { requestId: 'perm-1', optionId: 'always' }),
+    ).toEqual({
+      ok: false,
+      error: { code: 'invalid_argument', message: 'Unknown permission option: always' },
+    });
+    expect(await api.dispatch('acp:permissions:respond', { requestId: 'perm-1' })).toEqual({
+      ok: true,
+      value: { resolved: true },
+    });
+    expect(gw.acp.permissions.respond).toHaveBeenLastCalledWith('perm-1', undefined);
+    expect(
+      await api.dispatch('acp:permissions:respond', { requestId: 'perm-1', optionId: 'allow-once' }),
+    ).toEqual({ ok: false, error: { code: 'not_found', message: 'Unknown permission request: perm-1' } });
+    expect(await api.dispatch('acp:permissions:list', {})).toEqual({ ok: true, value: [] });
+  });
+
+  it('states the same retention as the gateway prunes with', () => {
+    expect(RETENTION.signalLogDays * 86_400_000).toBe(RETENTION_MS);
+    expect(RETENTION.cursorIdleDays * 86_400_000).toBe(RETENTION_MS);
+    expect(RETENTION.signalLogRows).toBe(MAX_EVENT_ROWS);
+    expect(RETENTION.pruneEveryMinutes * 60_000).toBe(PRUNE_INTERVAL_MS);
   });
 });
 

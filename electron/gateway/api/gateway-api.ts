@@ -1,6 +1,7 @@
 // Exactly the part of the gateway the API handlers call. `createGateway(...)` must be assignable
 // to this type; if the gateway's shape drifts, the compiler says so here and in electron/web.
 import type {
+  AcpProfileConfig,
   ActorType,
   AgentConfig,
   CatalogEntry,
@@ -11,7 +12,9 @@ import type {
   Goal,
   GoalStatus,
   NoticeEntry,
+  PermissionRequestView,
   RunInfo,
+  RunStatus,
   SessionInfo,
   TranscriptMessage,
 } from '../types';
@@ -59,9 +62,26 @@ export interface GatewayApi {
     ): { messages: TranscriptMessage[]; hasMore: boolean };
   };
   runtime: {
+    /** The live run, else the latest recorded one. */
     status(sessionKey: string): RunInfo | undefined;
+    /** Queued while a turn waits; `idle` also when the session never ran. */
+    sessionStatus(sessionKey: string): RunStatus;
+    /** Totals over all of the session's runs. */
+    tokens(sessionKey: string): { input: number; output: number };
     cancel(sessionKey: string): boolean;
     startDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }>;
+  };
+  acp: {
+    profiles: {
+      list(): AcpProfileConfig[];
+      save(p: AcpProfileConfig): AcpProfileConfig;
+      remove(id: string): boolean;
+    };
+    permissions: {
+      pending(): PermissionRequestView[];
+      /** `undefined` rejects; false when the request is gone; throws on an unknown option. */
+      respond(requestId: string, optionId: string | undefined): boolean;
+    };
   };
   goals: {
     get(sessionKey: string): Goal | undefined;

@@ -9,7 +9,7 @@ import { normalizeSessionKey } from '../../../shared/session-keys';
 import type { SessionInfo } from '../types';
 import type { Actor, GatewayApi } from './gateway-api';
 import { createMemoryDismissalStore, type DismissalStore } from './dismissals';
-import { agentView, inboxItems, sessionView } from './views';
+import { agentView, inboxItems, profileView, sessionView } from './views';
 
 export class ApiError extends Error {
   constructor(
@@ -130,6 +130,33 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       return agentView(saved);
     },
     'app:info': async () => opts.app,
+    'acp:profiles:list': async () => gw.acp.profiles.list().map(profileView),
+    'acp:profiles:save': async ({ id, name, command, args, env, cwd }) => {
+      try {
+        return profileView(gw.acp.profiles.save({ id, name, command, args, env, ...(cwd ? { cwd } : {}) }));
+      } catch (err) {
+        // The profile store's own checks (the schema catches these first) are the caller's fault.
+        if (err instanceof Error && /^profile /.test(err.message)) {
+          throw new ApiError('invalid_argument', err.message);
+        }
+        throw err;
+      }
+    },
+    'acp:profiles:remove': async ({ id }) => ({ removed: gw.acp.profiles.remove(id) }),
+    'acp:permissions:list': async () => gw.acp.permissions.pending(),
+    'acp:permissions:respond': async ({ requestId, optionId }) => {
+      let resolved: boolean;
+      try {
+        resolved = gw.acp.permissions.respond(requestId, optionId);
+      } catch (err) {
+        if (err instanceof Error && /^Unknown permission option/.test(err.message)) {
+          throw new ApiError('invalid_argument', err.message);
+        }
+        throw err;
+      }
+      if (!resolved) throw new ApiError('not_found', `Unknown permission request: ${requestId}`);
+      return { resolved: true };
+    },
   };
 
   async function dispatch(channel: unknown, rawArgs: unknown): Promise<Envelope<unknown>> {

@@ -2,6 +2,7 @@
 // view types here is what keeps the two in step.
 import { parseSessionKey, decodeNoticeContextKey } from '../../../shared/session-keys';
 import type {
+  AcpProfileView,
   AgentView,
   CatalogProvider,
   InboxItem,
@@ -9,7 +10,7 @@ import type {
   UpstreamAlert,
 } from '../../../shared/ipc/types';
 import { CATALOG_PROVIDERS } from '../../../shared/ipc/types';
-import type { AgentConfig, SessionInfo } from '../types';
+import type { AcpProfileConfig, AgentConfig, SessionInfo } from '../types';
 import type { GatewayApi } from './gateway-api';
 import type { DismissalStore } from './dismissals';
 
@@ -25,6 +26,17 @@ export function agentView(cfg: AgentConfig): AgentView {
     systemPrompt: cfg.systemPrompt,
     heartbeatSeconds: cfg.heartbeatSeconds,
     mainKey: cfg.mainKey,
+  };
+}
+
+export function profileView(p: AcpProfileConfig): AcpProfileView {
+  return {
+    id: p.id,
+    name: p.name,
+    command: p.command,
+    args: [...p.args],
+    env: { ...p.env },
+    ...(p.cwd ? { cwd: p.cwd } : {}),
   };
 }
 
@@ -72,15 +84,16 @@ export function upstreamAlert(
 
 export function sessionView(gw: GatewayApi, info: SessionInfo, dismissals: DismissalStore): SessionView {
   const run = gw.runtime.status(info.key);
+  const status = gw.runtime.sessionStatus(info.key);
   return {
     ...info,
     kind: parseSessionKey(info.key).kind,
     stateVersion: gw.state.version(info.key, info.agentId),
-    runStatus: run?.status ?? 'none',
+    runStatus: run === undefined && status === 'idle' ? 'none' : status,
     pendingNotices: gw.notices.peek(info.key).length,
     alert: upstreamAlert(gw, info, dismissals),
     goal: gw.goals.get(info.key) ?? null,
-    tokens: { input: run?.inputTokens ?? 0, output: run?.outputTokens ?? 0 },
+    tokens: gw.runtime.tokens(info.key),
   };
 }
 

@@ -88,4 +88,4 @@ it('SIGKILL during appends leaves heads, events and cursors consistent', async (
     summary: 'session compacted',
   });
   expect(next?.sequence).toBe(n + 1);
-});
+}, 60_000); // a child process under tsx starts slowly on a busy 2-core machine

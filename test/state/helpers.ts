@@ -42,7 +42,7 @@ export interface Harness {
   logger: ReturnType<typeof collectingLogger>;
   /** close() then createGateway on the same dataDir, same clock and logger. */
   restart(): Gateway;
-  /** Closes the gateway and removes the data dir. */
+  /** Closes the gateway (stop() cuts short any turn a wake or send started) and removes the data dir. */
   dispose(): void;
 }
 

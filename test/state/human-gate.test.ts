@@ -3,20 +3,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { count, noticeFor, openHarness, T0, type Harness } from './helpers';
 
-const MAIN = 'agent:main:main';
+// The parent is a sub-agent: a main-session parent would be woken, and its heartbeat turn could
+// drain the notice before the assertions read it.
+const LEAD = 'agent:main:subagent:lead';
 const CHILD = 'agent:main:subagent:child';
 const LONE = 'agent:main:subagent:lone';
 
 let h: Harness;
 beforeEach(() => {
   h = openHarness();
-  h.gw.sessions.create({ key: MAIN });
-  h.gw.sessions.create({ key: CHILD, parentKey: MAIN });
+  h.gw.sessions.create({ key: LEAD });
+  h.gw.sessions.create({ key: CHILD, parentKey: LEAD });
   h.gw.sessions.create({ key: LONE });
 });
-afterEach(async () => {
-  // Let the turn that human.send started settle before the database closes.
-  await new Promise((r) => setTimeout(r, 50));
+afterEach(() => {
   h.dispose();
 });
 
@@ -44,12 +44,12 @@ describe('human.send', () => {
     // Never message content in the log.
     const raw = JSON.stringify(gw.db.prepare('SELECT * FROM session_state_events').all());
     expect(raw).not.toContain('other API');
-    expect(gw.notices.peek(MAIN)).toEqual([noticeFor(CHILD, 0)]);
+    expect(gw.notices.peek(LEAD)).toEqual([noticeFor(CHILD, 0)]);
   });
 
   it('records a watched session, and names the given channel', async () => {
     const { gw } = h;
-    expect(gw.state.registerWatch(MAIN, LONE)).toBe(true);
+    expect(gw.state.registerWatch(LEAD, LONE)).toBe(true);
     await gw.human.send(LONE, 'status?', { channel: 'claude' });
     const [e] = gw.state.changesSince(LONE, 0).events;
     expect(e).toMatchObject({
@@ -57,6 +57,6 @@ describe('human.send', () => {
       summary: 'human message via claude',
       payload: { channel: 'claude' },
     });
-    expect(gw.state.cursor(MAIN, LONE)).toEqual({ lastSeen: 0, notified: 1, material: 1 });
+    expect(gw.state.cursor(LEAD, LONE)).toEqual({ lastSeen: 0, notified: 1, material: 1 });
   });
 });

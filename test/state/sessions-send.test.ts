@@ -3,18 +3,18 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { count, humanTurn, noticeFor, openHarness, type Harness } from './helpers';
 
-const MAIN = 'agent:main:main';
+// The sender is a sub-agent: a main-session watcher would be woken, and its heartbeat turn could
+// drain and acknowledge between the awaits below.
+const LEAD = 'agent:main:subagent:lead';
 const WORKER = 'agent:main:subagent:worker';
 
 let h: Harness;
 beforeEach(() => {
   h = openHarness();
-  h.gw.sessions.create({ key: MAIN });
+  h.gw.sessions.create({ key: LEAD });
   h.gw.sessions.create({ key: WORKER });
 });
-afterEach(async () => {
-  // Let the turns that sessions_send started settle before the database closes.
-  await new Promise((r) => setTimeout(r, 50));
+afterEach(() => {
   h.dispose();
 });
 
@@ -23,32 +23,32 @@ describe('sessions_send watch', () => {
     const { gw } = h;
     gw.state.record(humanTurn(WORKER)); // 1
     gw.state.record(humanTurn(WORKER)); // 2
-    const r = await gw.tools.call(MAIN, 'sessions_send', {
+    const r = await gw.tools.call(LEAD, 'sessions_send', {
       sessionKey: WORKER,
       message: 'take the API task',
       watch: true,
     });
     expect(r.ok && (r.details as { watched?: boolean }).watched).toBe(true);
-    expect(gw.state.cursor(MAIN, WORKER)).toEqual({ lastSeen: 2, notified: 2, material: 2 });
-    expect(gw.notices.peek(MAIN)).toEqual([]);
+    expect(gw.state.cursor(LEAD, WORKER)).toEqual({ lastSeen: 2, notified: 2, material: 2 });
+    expect(gw.notices.peek(LEAD)).toEqual([]);
     gw.state.record(humanTurn(WORKER)); // 3
-    expect(gw.notices.peek(MAIN)).toEqual([noticeFor(WORKER, 2)]);
+    expect(gw.notices.peek(LEAD)).toEqual([noticeFor(WORKER, 2)]);
     // Sending again with watch: true never clobbers the pending cursor.
-    const again = await gw.tools.call(MAIN, 'sessions_send', {
+    const again = await gw.tools.call(LEAD, 'sessions_send', {
       sessionKey: WORKER,
       message: 'and the docs',
       watch: true,
     });
     expect(again.ok && (again.details as { watched?: boolean }).watched).toBe(true);
-    expect(gw.state.cursor(MAIN, WORKER)).toEqual({ lastSeen: 2, notified: 3, material: 3 });
+    expect(gw.state.cursor(LEAD, WORKER)).toEqual({ lastSeen: 2, notified: 3, material: 3 });
   });
 
   it('carries no watched field without watch, and watched: false for watch: false', async () => {
     const { gw } = h;
-    const plain = await gw.tools.call(MAIN, 'sessions_send', { sessionKey: WORKER, message: 'hello' });
+    const plain = await gw.tools.call(LEAD, 'sessions_send', { sessionKey: WORKER, message: 'hello' });
     expect(plain.ok).toBe(true);
     expect(plain.ok && plain.details).not.toHaveProperty('watched');
-    const no = await gw.tools.call(MAIN, 'sessions_send', {
+    const no = await gw.tools.call(LEAD, 'sessions_send', {
       sessionKey: WORKER,
       message: 'hello',
       watch: false,
@@ -60,7 +60,7 @@ describe('sessions_send watch', () => {
 
   it('a failed send registers nothing', async () => {
     const { gw } = h;
-    const r = await gw.tools.call(MAIN, 'sessions_send', {
+    const r = await gw.tools.call(LEAD, 'sessions_send', {
       sessionKey: 'agent:main:subagent:gone',
       message: 'hi',
       watch: true,
@@ -71,8 +71,8 @@ describe('sessions_send watch', () => {
 
   it('watching oneself gives watched: false (spec) and registers nothing', async () => {
     const { gw } = h;
-    const r = await gw.tools.call(MAIN, 'sessions_send', {
-      sessionKey: MAIN,
+    const r = await gw.tools.call(LEAD, 'sessions_send', {
+      sessionKey: LEAD,
       message: 'note to self',
       watch: true,
     });

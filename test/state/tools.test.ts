@@ -7,6 +7,7 @@ import { DAY, humanTurn, openHarness, T0, type Harness } from './helpers';
 
 const MAIN = 'agent:main:main';
 const CHILD = 'agent:main:subagent:child';
+const LEAD = 'agent:main:subagent:lead';
 
 let h: Harness;
 beforeEach(() => {
@@ -26,7 +27,8 @@ function details(r: ToolResult): Record<string, unknown> {
 describe('session_status', () => {
   it('returns the spec shape for changesSince, oldest first, advancing no cursor', async () => {
     const { gw, clock } = h;
-    gw.state.registerWatch(MAIN, CHILD);
+    // A sub-agent watcher: no heartbeat wake, so no turn can drain and acknowledge meanwhile.
+    gw.state.registerWatch(LEAD, CHILD);
     gw.state.record(humanTurn(CHILD)); // 1
     clock.advance(100_000);
     gw.state.record({
@@ -35,7 +37,8 @@ describe('session_status', () => {
       actorType: 'human',
       summary: 'goal objective changed',
     }); // 2
-    const before = gw.state.cursor(MAIN, CHILD);
+    const before = gw.state.cursor(LEAD, CHILD);
+    expect(before).toEqual({ lastSeen: 0, notified: 1, material: 2 });
     const r = await gw.tools.call(MAIN, 'session_status', { sessionKey: CHILD, changesSince: 0 });
     const d = details(r);
     expect(d.stateVersion).toBe(2);
@@ -63,7 +66,7 @@ describe('session_status', () => {
       historyGap: false,
     });
     expect(r.ok && JSON.parse(r.text)).toEqual(d);
-    expect(gw.state.cursor(MAIN, CHILD)).toEqual(before);
+    expect(gw.state.cursor(LEAD, CHILD)).toEqual(before);
     // After a version: only what follows it.
     const d1 = details(await gw.tools.call(MAIN, 'session_status', { sessionKey: CHILD, changesSince: 1 }));
     expect((d1.stateChanges as { events: { sequence: number }[] }).events.map((e) => e.sequence)).toEqual([

@@ -7,6 +7,9 @@ interface FleetState {
   loaded: boolean;
   agents: AgentView[];
   sessions: Record<string, SessionView>;
+  /** Bumped when the tree's shape can change (sessions added or removed, parent, kind, label,
+   * creation time); badge updates (versions, run status, notices) leave it alone. */
+  shape: number;
   filter: string;
   demoStarting: boolean;
   load(): Promise<void>;
@@ -21,6 +24,7 @@ const initial = {
   loaded: false,
   agents: [] as AgentView[],
   sessions: {} as Record<string, SessionView>,
+  shape: 0,
   filter: '',
   demoStarting: false,
 };
@@ -31,16 +35,19 @@ export const useFleet = create<FleetState>()((set, get) => ({
     const snap = await call('fleet:snapshot', {});
     const sessions: Record<string, SessionView> = {};
     for (const s of snap.sessions) sessions[s.key] = s;
-    set({ loaded: true, agents: snap.agents, sessions });
+    set((s) => ({ loaded: true, agents: snap.agents, sessions, shape: s.shape + 1 }));
   },
   async refreshSession(key) {
     try {
       const view = await call('sessions:get', { sessionKey: key });
-      set((s) => ({ sessions: { ...s.sessions, [view.key]: view } }));
+      set((s) => ({
+        sessions: { ...s.sessions, [view.key]: view },
+        shape: sameShape(s.sessions[view.key], view) ? s.shape : s.shape + 1,
+      }));
     } catch {
       set((s) => {
         const { [key]: _gone, ...rest } = s.sessions;
-        return { sessions: rest };
+        return { sessions: rest, shape: s.shape + 1 };
       });
     }
   },
@@ -57,10 +64,14 @@ export const useFleet = create<FleetState>()((set, get) => ({
   },
   applyEvents(events) {
     const refresh = new Set<string>();
-    let sessions = get().sessions;
+    // One copy of the session map per batch, not per event (10,000 sessions × 200 events/s).
+    const before = get().sessions;
+    let sessions = before;
+    const writable = () => (sessions === before ? (sessions = { ...before }) : sessions);
+    let deleted = false;
     const patch = (key: string, fn: (v: SessionView) => SessionView) => {
       const v = sessions[key];
-      if (v) sessions = { ...sessions, [key]: fn(v) };
+      if (v) writable()[key] = fn(v);
     };
     for (const e of events) {
       switch (e.type) {
@@ -75,31 +86,41 @@ export const useFleet = create<FleetState>()((set, get) => ({
           }
           break;
         case 'run:changed':
-          patch(e.run.sessionKey, (v) => ({
-            ...v,
-            runStatus: e.run.status,
-            tokens: { input: e.run.inputTokens, output: e.run.outputTokens },
-          }));
+          // The status shows at once; tokens are the session's total over all runs, re-read.
+          patch(e.run.sessionKey, (v) => ({ ...v, runStatus: e.run.status }));
+          refresh.add(e.run.sessionKey);
           break;
         case 'notice:queued':
         case 'notice:drained':
         case 'session:changed':
           refresh.add(e.sessionKey);
           break;
-        case 'session:deleted': {
-          const { [e.sessionKey]: _gone, ...rest } = sessions;
-          sessions = rest;
+        case 'session:deleted':
+          if (sessions[e.sessionKey]) {
+            delete writable()[e.sessionKey];
+            deleted = true;
+          }
           break;
-        }
         default:
           break;
       }
     }
-    if (sessions !== get().sessions) set({ sessions });
+    if (sessions !== before) set((s) => ({ sessions, shape: deleted ? s.shape + 1 : s.shape }));
     for (const key of refresh) void get().refreshSession(key);
   },
   reset: () => set(initial),
 }));
+
+function sameShape(a: SessionView | undefined, b: SessionView): boolean {
+  return (
+    !!a &&
+    a.agentId === b.agentId &&
+    a.parentKey === b.parentKey &&
+    a.kind === b.kind &&
+    a.label === b.label &&
+    a.createdAt === b.createdAt
+  );
+}
 
 /** Sessions that need the person: pending notices, an upstream alert, or a failed run. */
 export function needsAttention(s: SessionView): boolean {

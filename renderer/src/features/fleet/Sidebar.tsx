@@ -1,8 +1,11 @@
-import { useRef, type KeyboardEvent } from 'react';
+import { memo, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { SessionView } from '../../../../shared/ipc';
 import { useFleet } from '../../stores/fleet';
 import { useUi } from '../../stores/ui';
 import { AlertBadge, NoticeBadge, RunBadge, VersionBadge } from '../../components/Badges';
 import { sessionTitle } from '../../lib/format';
+import type { AgentGroup } from './tree';
 import { useFleetTree } from './useTree';
 
 const KIND_LABEL = {
@@ -14,6 +17,59 @@ const KIND_LABEL = {
   bare: 'bare',
 };
 
+// The fleet list is virtualised (10,000 sessions must not mean 10,000 buttons): agent headings
+// and session rows form one flat list of which only the visible part is rendered; rows keep
+// their agent-group wrapper so the DOM still says which agent a row belongs to.
+type Item =
+  | { type: 'agent'; group: AgentGroup }
+  | { type: 'empty'; group: AgentGroup }
+  | { type: 'row'; group: AgentGroup; session: SessionView; depth: number };
+
+const ESTIMATE = { agent: 31, empty: 26, row: 52 };
+
+const SessionRow = memo(function SessionRow({
+  s: fromTree,
+  depth,
+  selected,
+  focusable,
+  onOpen,
+}: {
+  s: SessionView;
+  depth: number;
+  selected: boolean;
+  focusable: boolean;
+  onOpen(key: string): void;
+}) {
+  // The tree's view may be older than the store's (badges do not rebuild the tree).
+  const s = useFleet((st) => st.sessions[fromTree.key]) ?? fromTree;
+  return (
+    <button
+      type="button"
+      role="treeitem"
+      aria-selected={selected}
+      className={`session-row${selected ? ' selected' : ''}`}
+      style={{ paddingLeft: 12 + depth * 16 }}
+      data-testid="session-row"
+      data-session-key={s.key}
+      data-kind={s.kind}
+      tabIndex={focusable ? 0 : -1}
+      onClick={() => onOpen(s.key)}
+      title={s.key}
+    >
+      <span className="row-main">
+        <span className="row-title">{sessionTitle(s)}</span>
+        <span className={`kind kind-${s.kind}`}>{KIND_LABEL[s.kind]}</span>
+      </span>
+      <span className="row-badges">
+        <RunBadge status={s.runStatus} />
+        <VersionBadge version={s.stateVersion} />
+        <NoticeBadge count={s.pendingNotices} />
+        {s.alert && <AlertBadge summary={s.alert.summary} />}
+      </span>
+    </button>
+  );
+});
+
 export function Sidebar() {
   const groups = useFleetTree();
   const filter = useFleet((s) => s.filter);
@@ -22,25 +78,74 @@ export function Sidebar() {
   const openSession = useUi((s) => s.openSession);
   const listRef = useRef<HTMLDivElement>(null);
 
+  const { items, rowIndex } = useMemo(() => {
+    const items: Item[] = [];
+    const rowIndex = new Map<string, number>();
+    for (const group of groups) {
+      items.push({ type: 'agent', group });
+      if (group.rows.length === 0) items.push({ type: 'empty', group });
+      for (const r of group.rows) {
+        rowIndex.set(r.session.key, items.length);
+        items.push({ type: 'row', group, session: r.session, depth: r.depth });
+      }
+    }
+    return { items, rowIndex };
+  }, [groups]);
+
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => listRef.current,
+    estimateSize: (i) => ESTIMATE[items[i]!.type],
+    getItemKey: (i) => {
+      const it = items[i]!;
+      return it.type === 'row' ? it.session.key : `${it.type}:${it.group.agentId}`;
+    },
+    overscan: 10,
+  });
+  const visible = virtualizer.getVirtualItems();
+
+  // Keep the open session's row rendered and in view (j/k, palette, inbox).
+  useEffect(() => {
+    const i = selectedKey ? rowIndex.get(selectedKey) : undefined;
+    if (i !== undefined) virtualizer.scrollToIndex(i, { align: 'auto' });
+  }, [selectedKey, rowIndex, virtualizer]);
+
+  const rowKeys = useMemo(() => items.flatMap((it) => (it.type === 'row' ? [it.session.key] : [])), [items]);
+  const focusRow = (key: string) => {
+    const sel = `[data-testid="session-row"][data-session-key="${CSS.escape(key)}"]`;
+    const el = listRef.current?.querySelector<HTMLButtonElement>(sel);
+    if (el) return el.focus();
+    virtualizer.scrollToIndex(rowIndex.get(key) ?? 0, { align: 'auto' });
+    requestAnimationFrame(() => listRef.current?.querySelector<HTMLButtonElement>(sel)?.focus());
+  };
+
   // Arrow keys move between rows (roving focus); Enter opens the focused one.
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Home' && e.key !== 'End') return;
-    const rows = [
-      ...(listRef.current?.querySelectorAll<HTMLButtonElement>('[data-testid="session-row"]') ?? []),
-    ];
-    if (!rows.length) return;
+    if (!rowKeys.length) return;
     e.preventDefault();
-    const i = rows.indexOf(document.activeElement as HTMLButtonElement);
+    const current = (document.activeElement as HTMLElement | null)?.dataset.sessionKey;
+    const i = current ? rowKeys.indexOf(current) : -1;
     const next =
       e.key === 'Home'
         ? 0
         : e.key === 'End'
-          ? rows.length - 1
+          ? rowKeys.length - 1
           : e.key === 'ArrowDown'
-            ? Math.min(rows.length - 1, i + 1)
+            ? Math.min(rowKeys.length - 1, i + 1)
             : Math.max(0, i < 0 ? 0 : i - 1);
-    rows[next]?.focus();
+    focusRow(rowKeys[next]!);
   };
+
+  // Visible items, grouped by agent in list order.
+  const byGroup: { group: AgentGroup; items: { index: number; start: number }[] }[] = [];
+  for (const v of visible) {
+    const group = items[v.index]!.group;
+    const last = byGroup[byGroup.length - 1];
+    if (last?.group === group) last.items.push({ index: v.index, start: v.start });
+    else byGroup.push({ group, items: [{ index: v.index, start: v.start }] });
+  }
 
   return (
     <nav className="sidebar" aria-label="Fleet" data-testid="fleet-sidebar">
@@ -55,53 +160,61 @@ export function Sidebar() {
         onKeyDown={(e) => {
           if (e.key === 'ArrowDown') {
             e.preventDefault();
-            listRef.current?.querySelector<HTMLButtonElement>('[data-testid="session-row"]')?.focus();
+            if (rowKeys[0]) focusRow(rowKeys[0]);
           }
         }}
       />
-      <div className="tree" ref={listRef} role="tree" aria-label="Agents and sessions" onKeyDown={onKeyDown}>
-        {groups.map((g) => (
-          <div
-            key={g.agentId}
-            className="agent-group"
-            role="group"
-            data-testid="agent-group"
-            data-agent-id={g.agentId}
-          >
-            <div className="agent-name" title={`agent ${g.agentId}`}>
-              {g.name}
-              <span className="muted"> · {g.agentId}</span>
+      <div
+        className="tree"
+        ref={listRef}
+        role="tree"
+        aria-label="Agents and sessions"
+        onKeyDown={onKeyDown}
+        data-count={rowKeys.length}
+      >
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {byGroup.map(({ group, items: shown }) => (
+            <div
+              key={group.agentId}
+              className="agent-group"
+              role="group"
+              data-testid="agent-group"
+              data-agent-id={group.agentId}
+            >
+              {shown.map(({ index, start }) => {
+                const it = items[index]!;
+                const style = {
+                  position: 'absolute' as const,
+                  top: 0,
+                  left: 0,
+                  right: 0,
+                  transform: `translateY(${start}px)`,
+                };
+                const key = it.type === 'row' ? it.session.key : `${it.type}:${group.agentId}`;
+                return (
+                  <div key={key} data-index={index} ref={virtualizer.measureElement} style={style}>
+                    {it.type === 'agent' && (
+                      <div className="agent-name" title={`agent ${group.agentId}`}>
+                        {group.name}
+                        <span className="muted"> · {group.agentId}</span>
+                      </div>
+                    )}
+                    {it.type === 'empty' && <div className="muted small pad">no sessions</div>}
+                    {it.type === 'row' && (
+                      <SessionRow
+                        s={it.session}
+                        depth={it.depth}
+                        selected={it.session.key === selectedKey}
+                        focusable={it.session.key === selectedKey || (!selectedKey && it.depth === 0)}
+                        onOpen={openSession}
+                      />
+                    )}
+                  </div>
+                );
+              })}
             </div>
-            {g.rows.length === 0 && <div className="muted small pad">no sessions</div>}
-            {g.rows.map(({ session: s, depth }) => (
-              <button
-                key={s.key}
-                type="button"
-                role="treeitem"
-                aria-selected={s.key === selectedKey}
-                className={`session-row${s.key === selectedKey ? ' selected' : ''}`}
-                style={{ paddingLeft: 12 + depth * 16 }}
-                data-testid="session-row"
-                data-session-key={s.key}
-                data-kind={s.kind}
-                tabIndex={s.key === selectedKey || (!selectedKey && depth === 0) ? 0 : -1}
-                onClick={() => openSession(s.key)}
-                title={s.key}
-              >
-                <span className="row-main">
-                  <span className="row-title">{sessionTitle(s)}</span>
-                  <span className={`kind kind-${s.kind}`}>{KIND_LABEL[s.kind]}</span>
-                </span>
-                <span className="row-badges">
-                  <RunBadge status={s.runStatus} />
-                  <VersionBadge version={s.stateVersion} />
-                  <NoticeBadge count={s.pendingNotices} />
-                  {s.alert && <AlertBadge summary={s.alert.summary} />}
-                </span>
-              </button>
-            ))}
-          </div>
-        ))}
+          ))}
+        </div>
       </div>
     </nav>
   );

@@ -138,10 +138,10 @@ export async function watchTimeline(page: Page, prefix: string): Promise<void> {
     w.__seen = {};
     const scan = () => {
       const now = performance.timeOrigin + performance.now();
-      for (const el of document.querySelectorAll('[data-testid="timeline-summary"]')) {
+      document.querySelectorAll('[data-testid="timeline-summary"]').forEach((el) => {
         const text = el.textContent ?? '';
         if (text.startsWith(p) && w.__seen[text] === undefined) w.__seen[text] = now;
-      }
+      });
     };
     w.__mo = new MutationObserver(scan);
     w.__mo.observe(document.querySelector('[data-testid="timeline"]')!, {

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useFleet } from './stores/fleet';
 import { useInbox } from './stores/inbox';
+import { usePermissions } from './stores/permissions';
 import { useUi, type View } from './stores/ui';
 import { errorMessage } from './lib/api';
 import { startLive } from './lib/live';
@@ -80,13 +81,16 @@ export function App() {
   const paletteOpen = useUi((s) => s.paletteOpen);
   const error = useUi((s) => s.error);
   const setError = useUi((s) => s.setError);
-  const inboxCount = useInbox((s) => s.items.length);
+  const noticeCount = useInbox((s) => s.items.length);
+  const permissionCount = usePermissions((s) => s.requests.length);
+  const inboxCount = noticeCount + permissionCount;
 
   useEffect(() => {
     const stop = startLive();
     const fail = (err: unknown) => setError(errorMessage(err));
     useFleet.getState().load().catch(fail);
     useInbox.getState().load().catch(fail);
+    usePermissions.getState().load().catch(fail);
     window.addEventListener('keydown', onGlobalKey);
     return () => {
       stop();

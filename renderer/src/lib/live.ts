@@ -4,6 +4,7 @@ import { onReconnect, subscribe } from './api';
 import { useCatalog } from '../stores/catalog';
 import { useFleet } from '../stores/fleet';
 import { useInbox } from '../stores/inbox';
+import { usePermissions } from '../stores/permissions';
 import { useSession } from '../stores/session';
 import { useTimeline } from '../stores/timeline';
 import { useWatchers } from '../stores/watchers';
@@ -14,12 +15,17 @@ export function applyAll(events: GatewayEvent[]): void {
   useTimeline.getState().applyEvents(events);
   useWatchers.getState().applyEvents(events);
   useInbox.getState().applyEvents(events);
+  usePermissions.getState().applyEvents(events);
   useCatalog.getState().applyEvents(events);
 }
 
 /** Re-read everything that is open (after a reconnect). */
 export async function reloadAll(): Promise<void> {
-  await Promise.all([useFleet.getState().load(), useInbox.getState().load()]);
+  await Promise.all([
+    useFleet.getState().load(),
+    useInbox.getState().load(),
+    usePermissions.getState().load(),
+  ]);
   const key = useSession.getState().key;
   if (key) {
     await Promise.all([

@@ -1,13 +1,26 @@
 import { useCatalog } from './catalog';
 import { useFleet } from './fleet';
 import { useInbox } from './inbox';
+import { usePermissions } from './permissions';
+import { useProfiles } from './profiles';
 import { useSession } from './session';
 import { useSettings } from './settings';
 import { useTimeline } from './timeline';
 import { useUi } from './ui';
 import { useWatchers } from './watchers';
 
-export { useCatalog, useFleet, useInbox, useSession, useSettings, useTimeline, useUi, useWatchers };
+export {
+  useCatalog,
+  useFleet,
+  useInbox,
+  usePermissions,
+  useProfiles,
+  useSession,
+  useSettings,
+  useTimeline,
+  useUi,
+  useWatchers,
+};
 
 /** Every store back to its first state (tests). */
 export function resetStores(): void {
@@ -15,6 +28,8 @@ export function resetStores(): void {
     useCatalog,
     useFleet,
     useInbox,
+    usePermissions,
+    useProfiles,
     useSession,
     useSettings,
     useTimeline,

@@ -1,5 +1,7 @@
 import type { InboxItem } from '../../../../shared/ipc';
 import { useInbox } from '../../stores/inbox';
+import { usePermissions } from '../../stores/permissions';
+import { PermissionItem } from '../acp/PermissionPrompt';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
 import { shortKey, time } from '../../lib/format';
@@ -86,14 +88,21 @@ function Item({ item }: { item: InboxItem }) {
 export function Inbox() {
   const items = useInbox((s) => s.items);
   const loaded = useInbox((s) => s.loaded);
+  const requests = usePermissions((s) => s.requests);
   return (
     <section className="page" data-testid="inbox" data-ready={loaded ? 'true' : 'false'}>
       <h1>Inbox</h1>
       <p className="muted">
-        Pending notices (a watcher will reconcile on its next turn) and upstream alerts.
+        Permission requests from ACP agents, pending notices (a watcher will reconcile on its next turn) and
+        upstream alerts.
       </p>
-      {loaded && items.length === 0 && <p className="empty-note">Nothing needs you right now.</p>}
-      <ul className="inbox-list">
+      {loaded && items.length === 0 && requests.length === 0 && (
+        <p className="empty-note">Nothing needs you right now.</p>
+      )}
+      <ul className="inbox-list" aria-live="polite">
+        {requests.map((r) => (
+          <PermissionItem key={r.id} request={r} />
+        ))}
         {items.map((i) => (
           <Item key={i.id} item={i} />
         ))}

@@ -12,6 +12,7 @@ import { Composer } from './Composer';
 import { GoalEditor } from './GoalEditor';
 import { Timeline } from '../timeline/Timeline';
 import { WatchersPanel } from '../watchers/WatchersPanel';
+import { PermissionBanner } from '../acp/PermissionPrompt';
 
 const TABS: { id: SessionTab; label: string; key: string }[] = [
   { id: 'transcript', label: 'Transcript', key: '1' },
@@ -53,7 +54,7 @@ export function SessionPane({ sessionKey }: { sessionKey: string }) {
           <span
             className="badge tokens"
             data-testid="token-usage"
-            title="Tokens of the latest run (input / output)"
+            title="Tokens over all runs of this session (input / output)"
           >
             {tokens(s.tokens.input)} in · {tokens(s.tokens.output)} out
           </span>
@@ -69,6 +70,7 @@ export function SessionPane({ sessionKey }: { sessionKey: string }) {
         </div>
       </header>
       <GoalEditor key={`${s.key}:${s.goal?.updatedAt ?? 0}`} sessionKey={s.key} goal={s.goal} />
+      <PermissionBanner sessionKey={s.key} />
       <div className="tabs" role="tablist" aria-label="Session views">
         {TABS.map((t) => (
           <button

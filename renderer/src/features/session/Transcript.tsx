@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import type { TranscriptMessage } from '../../../../shared/ipc';
 import { useSession } from '../../stores/session';
 import { time } from '../../lib/format';
@@ -36,41 +37,91 @@ function Message({ m }: { m: TranscriptMessage }) {
   );
 }
 
+const ESTIMATE = 72;
+const PAD = 12;
+/** Within this many pixels of the end counts as "at the end": new messages then stay in view. */
+const STICK_PX = 48;
+
+// Virtualised like the timeline: a 10,000-message transcript renders only the rows in view.
+// Rows have their own heights (measured as they render); the view follows new messages while
+// it is scrolled to the end, and keeps its place when older messages are loaded above.
 export function Transcript() {
   const messages = useSession((s) => s.messages);
+  const sessionKey = useSession((s) => s.key);
   const hasMore = useSession((s) => s.hasMore);
   const loading = useSession((s) => s.loading);
   const loadOlder = useSession((s) => s.loadOlder);
-  const endRef = useRef<HTMLDivElement>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
   const last = messages[messages.length - 1]?.id;
 
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
+  const virtualizer = useVirtualizer({
+    count: messages.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ESTIMATE,
+    getItemKey: (i) => messages[i]?.id ?? i,
+    paddingStart: PAD,
+    paddingEnd: PAD,
+    overscan: 20,
+  });
+  const items = virtualizer.getVirtualItems();
+
   useEffect(() => {
-    endRef.current?.scrollIntoView({ block: 'end' });
-  }, [last]);
+    stick.current = true;
+  }, [sessionKey]);
+
+  useEffect(() => {
+    if (last !== undefined && stick.current) {
+      virtualizer.scrollToIndex(messages.length - 1, { align: 'end' });
+    }
+  }, [last, messages.length, virtualizer]);
+
+  const older = async () => {
+    const anchor = messages[items[0]?.index ?? 0]?.id;
+    stick.current = false;
+    await loadOlder();
+    const index = useSession.getState().messages.findIndex((m) => m.id === anchor);
+    if (index >= 0) requestAnimationFrame(() => virtualizer.scrollToIndex(index, { align: 'start' }));
+  };
 
   return (
-    <section
-      className="transcript"
-      data-testid="transcript"
-      data-ready={loading ? 'false' : 'true'}
-      aria-label="Transcript"
-      tabIndex={0}
-    >
+    <section className="transcript" data-testid="transcript" data-ready={loading ? 'false' : 'true'}>
       {hasMore && (
-        <button
-          type="button"
-          className="link"
-          onClick={() => void loadOlder()}
-          data-testid="transcript-older"
-        >
+        <button type="button" className="link" onClick={() => void older()} data-testid="transcript-older">
           Load older messages
         </button>
       )}
-      {!loading && messages.length === 0 && <p className="muted pad">No messages yet.</p>}
-      {messages.map((m) => (
-        <Message key={m.id} m={m} />
-      ))}
-      <div ref={endRef} />
+      <div
+        className="transcript-scroll"
+        ref={scrollRef}
+        tabIndex={0}
+        aria-label="Transcript"
+        data-testid="transcript-scroll"
+        data-count={messages.length}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          stick.current = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_PX;
+        }}
+      >
+        {!loading && messages.length === 0 && <p className="muted pad">No messages yet.</p>}
+        <div className="transcript-rows" style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((v) => {
+            const m = messages[v.index]!;
+            return (
+              <div
+                key={v.key}
+                className="transcript-row"
+                data-index={v.index}
+                ref={virtualizer.measureElement}
+                style={{ transform: `translateY(${v.start}px)` }}
+              >
+                <Message m={m} />
+              </div>
+            );
+          })}
+        </div>
+      </div>
     </section>
   );
 }

@@ -3,6 +3,8 @@ import { PROVIDER_IDS, type AgentView, type ProviderId } from '../../../../share
 import { useSettings } from '../../stores/settings';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
+import { AcpProfiles } from './AcpProfiles';
+import { Retention } from './Retention';
 
 function AgentForm({ agent }: { agent: AgentView }) {
   const save = useSettings((s) => s.save);
@@ -143,6 +145,8 @@ export function Settings() {
       {agents.map((a) => (
         <AgentForm key={`${a.id}:${a.hasApiKey}`} agent={a} />
       ))}
+      <AcpProfiles />
+      <Retention />
     </section>
   );
 }

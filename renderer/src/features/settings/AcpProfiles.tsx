@@ -1,0 +1,272 @@
+// Settings → ACP profiles: how the gateway starts an ACP agent (command, arguments, environment,
+// working directory). Validation is the gateway's: its envelope's message shows under the form.
+import { useEffect, useState } from 'react';
+import type { AcpProfileView, ArgsOf } from '../../../../shared/ipc';
+import { useProfiles } from '../../stores/profiles';
+import { errorMessage } from '../../lib/api';
+
+/** `Fixture agent` → `fixture-agent`: a default id for a new profile. */
+export function slug(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/^[-_]+|-+$/g, '')
+    .slice(0, 64);
+}
+
+/** One argument per line; blank lines are ignored. */
+export function parseArgs(text: string): string[] {
+  return text
+    .split('\n')
+    .map((l) => l.replace(/\r$/, ''))
+    .filter((l) => l.trim() !== '');
+}
+
+/** `KEY=VALUE` per line (the value may contain `=`); blank lines are ignored. */
+export function parseEnv(text: string): { env: Record<string, string> } | { error: string } {
+  const env: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.replace(/\r$/, '');
+    if (line.trim() === '') continue;
+    const eq = line.indexOf('=');
+    if (eq <= 0) return { error: `env line ${i + 1}: expected KEY=VALUE` };
+    const key = line.slice(0, eq).trim();
+    if (key in env) return { error: `env line ${i + 1}: ${key} is set twice` };
+    env[key] = line.slice(eq + 1);
+  }
+  return { env };
+}
+
+const envText = (env: Record<string, string>) =>
+  Object.entries(env)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('\n');
+
+function ProfileForm({ profile, onDone }: { profile?: AcpProfileView; onDone(): void }) {
+  const save = useProfiles((s) => s.save);
+  const [id, setId] = useState(profile?.id ?? '');
+  const [name, setName] = useState(profile?.name ?? '');
+  const [command, setCommand] = useState(profile?.command ?? '');
+  const [args, setArgs] = useState(profile?.args.join('\n') ?? '');
+  const [env, setEnv] = useState(envText(profile?.env ?? {}));
+  const [cwd, setCwd] = useState(profile?.cwd ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const f = (field: string) => `acp-${profile?.id ?? 'new'}-${field}`;
+  const effectiveId = profile ? profile.id : id.trim() || slug(name);
+
+  const submit = async () => {
+    const parsedEnv = parseEnv(env);
+    if ('error' in parsedEnv) return setError(parsedEnv.error);
+    const input: ArgsOf<'acp:profiles:save'> = {
+      id: effectiveId,
+      name,
+      command,
+      args: parseArgs(args),
+      env: parsedEnv.env,
+      cwd: cwd.trim(),
+    };
+    setSaving(true);
+    setError(null);
+    try {
+      await save(input);
+      onDone();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form
+      className="agent-form profile-form"
+      data-testid="acp-profile-form"
+      data-profile-id={profile?.id ?? ''}
+      aria-label={profile ? `Edit ACP profile ${profile.name}` : 'New ACP profile'}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <h2>{profile ? `Edit ${profile.name}` : 'New ACP profile'}</h2>
+      <label htmlFor={f('name')}>Name</label>
+      <input
+        id={f('name')}
+        data-testid="acp-profile-name"
+        value={name}
+        maxLength={200}
+        autoFocus
+        onChange={(e) => setName(e.target.value)}
+      />
+      {!profile && (
+        <>
+          <label htmlFor={f('id')}>ID</label>
+          <input
+            id={f('id')}
+            data-testid="acp-profile-id"
+            className="mono"
+            value={id}
+            placeholder={slug(name) || 'lower-case-id'}
+            maxLength={64}
+            onChange={(e) => setId(e.target.value)}
+          />
+        </>
+      )}
+      <label htmlFor={f('command')}>Command</label>
+      <input
+        id={f('command')}
+        data-testid="acp-profile-command"
+        className="mono"
+        value={command}
+        placeholder="/usr/local/bin/my-acp-agent"
+        onChange={(e) => setCommand(e.target.value)}
+      />
+      <label htmlFor={f('args')}>Arguments (one per line)</label>
+      <textarea
+        id={f('args')}
+        data-testid="acp-profile-args"
+        className="mono"
+        rows={3}
+        value={args}
+        onChange={(e) => setArgs(e.target.value)}
+      />
+      <label htmlFor={f('env')}>Environment (KEY=VALUE lines)</label>
+      <textarea
+        id={f('env')}
+        data-testid="acp-profile-env"
+        className="mono"
+        rows={3}
+        value={env}
+        onChange={(e) => setEnv(e.target.value)}
+      />
+      <label htmlFor={f('cwd')}>Working directory</label>
+      <input
+        id={f('cwd')}
+        data-testid="acp-profile-cwd"
+        className="mono"
+        value={cwd}
+        placeholder="empty: a fresh directory per child under the data directory"
+        onChange={(e) => setCwd(e.target.value)}
+      />
+      {error && (
+        <p className="form-error" role="alert" data-testid="acp-profile-error">
+          {error}
+        </p>
+      )}
+      <div className="inline">
+        <button type="submit" className="primary" disabled={saving} data-testid="acp-profile-save">
+          Save profile
+        </button>
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function ProfileCard({ profile, onEdit }: { profile: AcpProfileView; onEdit(): void }) {
+  const remove = useProfiles((s) => s.remove);
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const envNames = Object.keys(profile.env);
+  return (
+    <li className="profile-card" data-testid="acp-profile" data-profile-id={profile.id}>
+      <div className="profile-head">
+        <strong data-testid="acp-profile-card-name">{profile.name}</strong>{' '}
+        <span className="muted mono small">{profile.id}</span>
+      </div>
+      <div className="mono small" data-testid="acp-profile-card-command">
+        {[profile.command, ...profile.args].join(' ')}
+      </div>
+      <div className="muted small">
+        {envNames.length ? `env: ${envNames.join(', ')}` : 'no extra environment'} ·{' '}
+        {profile.cwd ? <span className="mono">{profile.cwd}</span> : 'own directory per child'}
+      </div>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="inline">
+        <button type="button" data-testid="acp-profile-edit" onClick={onEdit}>
+          Edit
+        </button>
+        {confirming ? (
+          <>
+            <button
+              type="button"
+              className="danger"
+              data-testid="acp-profile-remove-confirm"
+              onClick={() => remove(profile.id).catch((err: unknown) => setError(errorMessage(err)))}
+            >
+              Remove {profile.name}
+            </button>
+            <button type="button" onClick={() => setConfirming(false)}>
+              Keep
+            </button>
+          </>
+        ) : (
+          <button
+            type="button"
+            className="quiet"
+            data-testid="acp-profile-remove"
+            onClick={() => setConfirming(true)}
+          >
+            Remove…
+          </button>
+        )}
+      </div>
+    </li>
+  );
+}
+
+export function AcpProfiles() {
+  const profiles = useProfiles((s) => s.profiles);
+  const loaded = useProfiles((s) => s.loaded);
+  const load = useProfiles((s) => s.load);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  useEffect(() => {
+    load().catch((err: unknown) => setLoadError(errorMessage(err)));
+  }, [load]);
+  const NEW = '\u0000new';
+
+  return (
+    <section className="settings-section" data-testid="acp-profiles" data-ready={loaded ? 'true' : 'false'}>
+      <h2>ACP profiles</h2>
+      <p className="muted">
+        Agents that speak the Agent Client Protocol, started by the gateway when a coordinator spawns a child
+        with <code>runtime: &quot;acp&quot;</code> and a profile id. Their permission questions come to you.
+      </p>
+      {loadError && (
+        <p className="form-error" role="alert">
+          {loadError}
+        </p>
+      )}
+      {loaded && profiles.length === 0 && editing !== NEW && (
+        <p className="empty-note">No ACP profiles yet.</p>
+      )}
+      <ul className="profile-list">
+        {profiles.map((p) =>
+          editing === p.id ? (
+            <li key={p.id}>
+              <ProfileForm profile={p} onDone={() => setEditing(null)} />
+            </li>
+          ) : (
+            <ProfileCard key={p.id} profile={p} onEdit={() => setEditing(p.id)} />
+          ),
+        )}
+      </ul>
+      {editing === NEW ? (
+        <ProfileForm onDone={() => setEditing(null)} />
+      ) : (
+        <button type="button" data-testid="acp-profile-add" onClick={() => setEditing(NEW)}>
+          Add ACP profile
+        </button>
+      )}
+    </section>
+  );
+}

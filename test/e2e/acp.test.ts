@@ -1,0 +1,277 @@
+// ACP children in the browser: an ACP profile saved through Settings (validation errors from the
+// envelope), a real fixture agent spawned by the coordinator asking for permission, the person
+// answering from the banner (mouse) and from the inbox (keyboard), the decision in the child's
+// transcript and run_completed in its signal log; a 10,000-message transcript stays virtualised.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { TranscriptMessage } from '../../shared/ipc';
+import {
+  ensureRenderer,
+  openBrowser,
+  row,
+  ROOT,
+  screenshot,
+  startApp,
+  type App,
+  type Browser,
+} from './helpers';
+
+const AGENT = path.join(ROOT, 'test/fixtures/acp-agent/agent.mjs');
+const COORDINATOR = 'agent:main:main';
+const DECIDED = (decision: string) => `Permission "Delete build/": ${decision}`;
+
+let app: App;
+let browser: Browser & { errors: string[] };
+let page: Page;
+let profileId = '';
+
+beforeAll(async () => {
+  await ensureRenderer();
+  app = await startApp();
+  browser = await openBrowser(app.server.url);
+  page = browser.page;
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+const sel = {
+  pane: (key: string) => `[data-testid="session-pane"][data-session-key="${key}"]`,
+  form: '[data-testid="acp-profile-form"]',
+  request: (key: string) => `[data-testid="inbox-item"][data-type="permission"][data-session-key="${key}"]`,
+  system: '[data-testid="transcript-message"][data-role="system"]',
+};
+
+async function spawnPermissionChild(): Promise<string> {
+  const r = await app.gateway.tools.call(COORDINATOR, 'sessions_spawn', {
+    task: 'permission',
+    runtime: 'acp',
+    profile: profileId,
+  });
+  if (!r.ok) throw new Error(r.error);
+  const key = (r.details as { childSessionKey: string }).childSessionKey;
+  expect(key).toMatch(/^agent:main:acp:[0-9a-f]{8}$/);
+  return key;
+}
+
+async function fillProfile(fields: { name?: string; command?: string; args?: string; env?: string }) {
+  const form = page.locator(sel.form);
+  if (fields.name !== undefined) await form.locator('[data-testid="acp-profile-name"]').fill(fields.name);
+  if (fields.command !== undefined)
+    await form.locator('[data-testid="acp-profile-command"]').fill(fields.command);
+  if (fields.args !== undefined) await form.locator('[data-testid="acp-profile-args"]').fill(fields.args);
+  if (fields.env !== undefined) await form.locator('[data-testid="acp-profile-env"]').fill(fields.env);
+}
+
+const profileError = () => page.locator(`${sel.form} [data-testid="acp-profile-error"]`).textContent();
+
+async function waitForRunCompleted(key: string) {
+  await page.locator('[data-testid="tab-timeline"]').click();
+  await page.locator('[data-testid="timeline-row"][data-kind="run_completed"]').waitFor({ timeout: 15_000 });
+  expect(
+    await page
+      .locator('[data-testid="timeline-row"][data-kind="run_completed"] [data-testid="timeline-summary"]')
+      .textContent(),
+  ).toBe('child run completed');
+  expect(app.gateway.state.timeline(key, { kinds: ['run_completed'] })).toHaveLength(1);
+}
+
+describe('ACP profiles in Settings', () => {
+  it('shows validation errors from the envelope, then saves a profile for the fixture agent', async () => {
+    await page.locator('[data-testid="nav-settings"]').click();
+    await page.locator('[data-testid="acp-profiles"][data-ready="true"]').waitFor();
+    expect(await page.locator('[data-testid="acp-profile"]').count()).toBe(0);
+    await page.locator('[data-testid="acp-profile-add"]').click();
+
+    await fillProfile({ name: 'Fixture agent', command: '  ' });
+    await page.locator('[data-testid="acp-profile-save"]').click();
+    await expect.poll(profileError).toBe('command: command must not be empty');
+
+    await fillProfile({ command: process.execPath, args: AGENT, env: 'BAD-NAME=1' });
+    await page.locator('[data-testid="acp-profile-save"]').click();
+    await expect.poll(profileError).toBe('env.BAD-NAME: env names must match [A-Za-z_][A-Za-z0-9_]*');
+
+    await fillProfile({ env: 'SIGHTLINE_E2E' });
+    await page.locator('[data-testid="acp-profile-save"]').click();
+    await expect.poll(profileError).toBe('env line 1: expected KEY=VALUE');
+
+    await page.locator(`${sel.form} [data-testid="acp-profile-cwd"]`).fill('relative/dir');
+    await fillProfile({ env: 'SIGHTLINE_E2E=1\n\nGREETING=a=b' });
+    await page.locator('[data-testid="acp-profile-save"]').click();
+    await expect.poll(profileError).toBe('cwd: cwd must be an absolute path');
+    expect(app.gateway.acp.profiles.list()).toEqual([]);
+
+    await page.locator(`${sel.form} [data-testid="acp-profile-cwd"]`).fill('');
+    await page.locator('[data-testid="acp-profile-save"]').click();
+    const card = page.locator('[data-testid="acp-profile"][data-profile-id="fixture-agent"]');
+    await card.waitFor();
+    expect(await page.locator(sel.form).count()).toBe(0);
+    expect(app.gateway.acp.profiles.list()).toEqual([
+      {
+        id: 'fixture-agent',
+        name: 'Fixture agent',
+        command: process.execPath,
+        args: [AGENT],
+        env: { SIGHTLINE_E2E: '1', GREETING: 'a=b' },
+      },
+    ]);
+    expect(await card.locator('[data-testid="acp-profile-card-command"]').textContent()).toBe(
+      `${process.execPath} ${AGENT}`,
+    );
+    profileId = 'fixture-agent';
+  });
+
+  it('edits and removes profiles', async () => {
+    await page.locator('[data-testid="acp-profile-add"]').click();
+    await fillProfile({ name: 'Ghost', command: 'no-such-acp-agent' });
+    await page.locator('[data-testid="acp-profile-save"]').click();
+    const ghost = page.locator('[data-testid="acp-profile"][data-profile-id="ghost"]');
+    await ghost.waitFor();
+
+    await ghost.locator('[data-testid="acp-profile-edit"]').click();
+    await fillProfile({ name: 'Ghost agent', args: '--quiet\n--model\nsmall' });
+    await page.locator('[data-testid="acp-profile-save"]').click();
+    await expect
+      .poll(() => ghost.locator('[data-testid="acp-profile-card-name"]').textContent())
+      .toBe('Ghost agent');
+    expect(app.gateway.acp.profiles.get('ghost')).toEqual({
+      id: 'ghost',
+      name: 'Ghost agent',
+      command: 'no-such-acp-agent',
+      args: ['--quiet', '--model', 'small'],
+      env: {},
+    });
+
+    await ghost.locator('[data-testid="acp-profile-remove"]').click();
+    await ghost.locator('[data-testid="acp-profile-remove-confirm"]').click();
+    await expect.poll(() => ghost.count()).toBe(0);
+    expect(app.gateway.acp.profiles.list().map((p) => p.id)).toEqual(['fixture-agent']);
+
+    expect(await page.locator('[data-testid="retention-signal-log"]').textContent()).toBe(
+      '30 days and 50,000 rows (for the whole database; the oldest go first)',
+    );
+    expect(await page.locator('[data-testid="retention-cursors"]').textContent()).toBe(
+      'expire after 30 days untouched',
+    );
+    expect(await page.locator('[data-testid="retention-pruning"]').textContent()).toBe(
+      'hourly and at start-up',
+    );
+    await page.locator('[data-testid="acp-profiles"]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-acp');
+  });
+});
+
+describe('ACP permission requests', () => {
+  let child = '';
+
+  it('shows the request at once in the inbox and as a banner in the child session', async () => {
+    child = await spawnPermissionChild();
+    await page.locator('[data-testid="nav-inbox"]').click();
+    const item = page.locator(sel.request(child));
+    await item.waitFor({ timeout: 15_000 });
+    expect(await page.locator('[data-testid="inbox-count"]').textContent()).toBe('1');
+    expect(await item.locator('[data-testid="permission-title"]').textContent()).toBe('Delete build/');
+    const options = item.locator('[data-testid="permission-option"]');
+    expect(await options.allTextContents()).toEqual(['Allow once', 'Reject']);
+    expect(await options.evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')))).toEqual([
+      'allow_once',
+      'reject_once',
+    ]);
+
+    await item.locator('[data-testid="inbox-open"]').click();
+    await page.locator(sel.pane(child)).waitFor();
+    const banner = page.locator(`${sel.pane(child)} [data-testid="permission-banner"]`);
+    await banner.waitFor();
+    expect(await banner.locator('[data-testid="permission-title"]').textContent()).toBe('Delete build/');
+    await expect.poll(() => row(page, child).getAttribute('data-kind')).toBe('acp');
+    await screenshot(page, 'acp-permission');
+  });
+
+  it('allows once from the banner: the request disappears, the decision shows in the transcript', async () => {
+    const banner = page.locator(`${sel.pane(child)} [data-testid="permission-banner"]`);
+    await banner.locator('[data-testid="permission-option"][data-kind="allow_once"]').click();
+    await expect.poll(() => banner.count()).toBe(0);
+    expect(app.gateway.acp.permissions.pending()).toEqual([]);
+    await expect.poll(() => page.locator('[data-testid="inbox-count"]').count()).toBe(0);
+
+    await page.locator('[data-testid="tab-transcript"]').click();
+    const decision = page.locator(sel.system, { hasText: 'Permission "' });
+    await decision.waitFor();
+    expect(await decision.locator('.text').textContent()).toBe(DECIDED('Allow once (allow_once)'));
+    await page
+      .locator('[data-testid="transcript-message"][data-role="assistant"]', {
+        hasText: 'permission: selected allow-once',
+      })
+      .waitFor({ timeout: 15_000 });
+    await waitForRunCompleted(child);
+  });
+
+  it('rejects from the inbox with the keyboard alone', async () => {
+    const second = await spawnPermissionChild();
+    await page.locator('body').press('i');
+    const item = page.locator(sel.request(second));
+    await item.waitFor({ timeout: 15_000 });
+    const reject = item.locator('[data-testid="permission-option"][data-kind="reject_once"]');
+    await item.locator('[data-testid="permission-option"][data-kind="allow_once"]').focus();
+    await page.keyboard.press('Tab');
+    expect(await reject.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => item.count()).toBe(0);
+    expect(app.gateway.acp.permissions.pending()).toEqual([]);
+
+    await row(page, second).click();
+    await page.locator(sel.pane(second)).waitFor();
+    await page.locator('[data-testid="tab-transcript"]').click();
+    const decision = page.locator(sel.system, { hasText: 'Permission "' });
+    await decision.waitFor();
+    expect(await decision.locator('.text').textContent()).toBe(DECIDED('Reject (reject_once)'));
+    await waitForRunCompleted(second);
+    expect(
+      app.gateway.transcripts
+        .all(second)
+        .filter((m) => m.role === 'system')
+        .map((m) => m.text),
+    ).toEqual([DECIDED('Reject (reject_once)')]);
+  });
+});
+
+describe('a long transcript', () => {
+  it('keeps 10,000 messages virtualised and follows the newest', async () => {
+    await row(page, COORDINATOR).click();
+    await page.locator(sel.pane(COORDINATOR)).waitFor();
+    await page.locator('[data-testid="tab-transcript"]').click();
+    await page.locator('[data-testid="transcript"][data-ready="true"]').waitFor();
+    const scroll = page.locator('[data-testid="transcript-scroll"]');
+    const before = Number(await scroll.getAttribute('data-count'));
+    const base = 10_000_000;
+    for (let i = 0; i < 10_000; i++) {
+      const message: TranscriptMessage = {
+        id: base + i,
+        sessionKey: COORDINATOR,
+        role: i % 2 ? 'assistant' : 'user',
+        actorType: i % 2 ? 'agent' : 'human',
+        text: `Synthetic message ${i}${i % 7 === 0 ? '\nwith a second line' : ''}`,
+        createdAt: Date.now(),
+      };
+      app.gateway.events.emit({ type: 'transcript:appended', message });
+    }
+    await expect.poll(() => scroll.getAttribute('data-count')).toBe(String(before + 10_000));
+    const last = page.locator('[data-testid="transcript-message"]', { hasText: 'Synthetic message 9999' });
+    await last.waitFor();
+    expect(await last.isVisible()).toBe(true);
+    const rendered = await page.locator('[data-testid="transcript-message"]').count();
+    expect(rendered).toBeGreaterThan(5);
+    expect(rendered).toBeLessThan(80);
+
+    // Scrolling to the top renders the first rows instead, still only a window of them.
+    await scroll.evaluate((el) => el.scrollTo({ top: 0 }));
+    await page
+      .locator('[data-testid="transcript-message"]', { hasText: 'Synthetic message 9999' })
+      .waitFor({ state: 'detached' });
+    expect(await page.locator('[data-testid="transcript-message"]').count()).toBeLessThan(80);
+    expect(browser.errors).toEqual([]);
+  });
+});

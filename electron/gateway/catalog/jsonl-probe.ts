@@ -166,7 +166,8 @@ export function probeJsonl(input: ProbeInput): ProbeOutcome {
         kind: 'activity',
         turns: 0,
         next: { offset, ino, pend: { at: pos + end, st } },
-        changed: true,
+        // Nothing consumed (the file ends inside a UTF-8 character): report no change.
+        changed: end > 0 || inoChanged,
         echoes: 0,
         malformed: 0,
       };

@@ -54,7 +54,8 @@ describe('keyboard-only navigation', () => {
     expect(await selected()).toBe(COORDINATOR);
     await page.keyboard.press('j');
     await expect.poll(selected).toBe(workers[0]);
-    expect(await focusedKey()).toBe(workers[0]);
+    // The row takes focus in the next animation frame after it is selected.
+    await expect.poll(focusedKey).toBe(workers[0]);
     await page.keyboard.press('j');
     await expect.poll(selected).toBe(workers[1]);
     await page.keyboard.press('k');

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TranscriptMessage } from '../../shared/ipc';
+import { createTranscriptStore } from '../../electron/gateway/sessions/transcripts';
 import {
   ensureRenderer,
   openBrowser,
@@ -19,6 +20,7 @@ import {
 
 const AGENT = path.join(ROOT, 'test/fixtures/acp-agent/agent.mjs');
 const COORDINATOR = 'agent:main:main';
+const LONG = 'agent:main:long-transcript';
 const DECIDED = (decision: string) => `Permission "Delete build/": ${decision}`;
 
 let app: App;
@@ -239,18 +241,44 @@ describe('ACP permission requests', () => {
 });
 
 describe('a long transcript', () => {
-  it('keeps 10,000 messages virtualised and follows the newest', async () => {
-    await row(page, COORDINATOR).click();
-    await page.locator(sel.pane(COORDINATOR)).waitFor();
+  const scroll = () => page.locator('[data-testid="transcript-scroll"]');
+  const message = (text: string) =>
+    page.locator('[data-testid="transcript-message"]', { has: page.getByText(text, { exact: true }) });
+
+  it('pages older messages in above the first one in view, which stays in place', async () => {
+    app.gateway.sessions.create({ key: LONG, label: 'Long transcript' });
+    const store = createTranscriptStore(app.gateway.db, Date.now);
+    for (let i = 0; i < 250; i++) {
+      store.append(LONG, { role: 'user', actorType: 'human', text: `Stored message ${i}` });
+    }
+    await row(page, LONG).click();
+    await page.locator(sel.pane(LONG)).waitFor();
     await page.locator('[data-testid="tab-transcript"]').click();
     await page.locator('[data-testid="transcript"][data-ready="true"]').waitFor();
-    const scroll = page.locator('[data-testid="transcript-scroll"]');
-    const before = Number(await scroll.getAttribute('data-count'));
+    expect(await scroll().getAttribute('data-count')).toBe('100');
+    await message('Stored message 249').waitFor();
+    expect(await message('Stored message 249').isVisible()).toBe(true);
+
+    await scroll().evaluate((el) => el.scrollTo({ top: 0 }));
+    await message('Stored message 150').waitFor();
+    await page.locator('[data-testid="transcript-older"]').click();
+    await expect.poll(() => scroll().getAttribute('data-count')).toBe('200');
+    await expect.poll(() => message('Stored message 150').isVisible()).toBe(true);
+    expect(await message('Stored message 50').count()).toBe(0);
+    await page.locator('[data-testid="transcript-older"]').click();
+    await expect.poll(() => scroll().getAttribute('data-count')).toBe('250');
+    expect(await page.locator('[data-testid="transcript-older"]').count()).toBe(0);
+  });
+
+  it('keeps 10,000 messages virtualised and follows the newest', async () => {
+    await scroll().evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    const before = Number(await scroll().getAttribute('data-count'));
+    expect(before).toBe(250);
     const base = 10_000_000;
     for (let i = 0; i < 10_000; i++) {
       const message: TranscriptMessage = {
         id: base + i,
-        sessionKey: COORDINATOR,
+        sessionKey: LONG,
         role: i % 2 ? 'assistant' : 'user',
         actorType: i % 2 ? 'agent' : 'human',
         text: `Synthetic message ${i}${i % 7 === 0 ? '\nwith a second line' : ''}`,
@@ -258,7 +286,7 @@ describe('a long transcript', () => {
       };
       app.gateway.events.emit({ type: 'transcript:appended', message });
     }
-    await expect.poll(() => scroll.getAttribute('data-count')).toBe(String(before + 10_000));
+    await expect.poll(() => scroll().getAttribute('data-count')).toBe(String(before + 10_000));
     const last = page.locator('[data-testid="transcript-message"]', { hasText: 'Synthetic message 9999' });
     await last.waitFor();
     expect(await last.isVisible()).toBe(true);
@@ -267,7 +295,7 @@ describe('a long transcript', () => {
     expect(rendered).toBeLessThan(80);
 
     // Scrolling to the top renders the first rows instead, still only a window of them.
-    await scroll.evaluate((el) => el.scrollTo({ top: 0 }));
+    await scroll().evaluate((el) => el.scrollTo({ top: 0 }));
     await page
       .locator('[data-testid="transcript-message"]', { hasText: 'Synthetic message 9999' })
       .waitFor({ state: 'detached' });

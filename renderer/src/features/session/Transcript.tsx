@@ -78,7 +78,8 @@ export function Transcript() {
   }, [last, messages.length, virtualizer]);
 
   const older = async () => {
-    const anchor = messages[items[0]?.index ?? 0]?.id;
+    // The first row in view (not the overscan above it) stays in place.
+    const anchor = messages[virtualizer.range?.startIndex ?? 0]?.id;
     stick.current = false;
     await loadOlder();
     const index = useSession.getState().messages.findIndex((m) => m.id === anchor);

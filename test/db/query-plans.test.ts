@@ -60,7 +60,7 @@ const HOT: [string, RegExp, RegExp][] = [
   [
     'dedupe key',
     /^SELECT .* FROM session_state_events WHERE dedupe_key = \?$/,
-    /^SEARCH session_state_events USING INDEX sqlite_autoindex_session_state_events_\d+ \(dedupe_key=\?\)$/,
+    /^SEARCH session_state_events USING INDEX session_state_events_by_dedupe \(dedupe_key=\?\)$/,
   ],
   // The partial index holds only pending cursors: the sweep reads exactly those.
   [

@@ -101,6 +101,10 @@ export function createStateRepo(db: Db) {
       `INSERT INTO session_watch_cursors (watcher_key, target_key, last_seen, notified, material, updated_at)
        VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (watcher_key, target_key) DO NOTHING`,
     ),
+    updateCursor: db.prepare(
+      `UPDATE session_watch_cursors SET last_seen = ?, notified = ?, material = ?, updated_at = ?
+       WHERE watcher_key = ? AND target_key = ?`,
+    ),
     setNotified: db.prepare(
       `UPDATE session_watch_cursors SET notified = ? WHERE watcher_key = ? AND target_key = ?`,
     ),
@@ -160,6 +164,14 @@ export function createStateRepo(db: Db) {
         c.material,
         c.updated_at,
       ).changes > 0,
+    updateCursor: (
+      watcher: string,
+      target: string,
+      lastSeen: number,
+      notified: number,
+      material: number,
+      at: number,
+    ) => void s.updateCursor.run(lastSeen, notified, material, at, watcher, target),
     setNotified: (watcher: string, target: string, notified: number) =>
       void s.setNotified.run(notified, watcher, target),
     pendingCursors: () => s.pendingCursors.all(),

@@ -83,16 +83,20 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
           created: false,
         };
     }
-    const previousHead = repo.head(r.sessionKey, r.agentId)?.last_sequence ?? 0;
+    // The previous head matters only to a producer watcher that holds no cursor yet.
+    const previousHead = r.watchers.length ? (repo.head(r.sessionKey, r.agentId)?.last_sequence ?? 0) : 0;
     const seq = repo.insertEvent(r);
     repo.upsertHead(r.sessionKey, r.agentId, seq);
     const notices: PendingNotice[] = [];
     const cursorsTouched: string[] = [];
     if (!r.bare) {
       const notify = NOTIFY_KINDS.has(r.kind);
+      // For notify kinds every cursor on the target is read once: those rows are the holders.
+      const holders = new Map<string, CursorDbRow>();
+      if (notify) for (const c of repo.cursorsOnTarget(r.sessionKey)) holders.set(c.watcher_key, c);
       const watchers = new Set<string>();
       for (const w of r.watchers) watchers.add(parseSessionKey(w).key);
-      if (notify) for (const c of repo.cursorsOnTarget(r.sessionKey)) watchers.add(c.watcher_key);
+      for (const w of holders.keys()) watchers.add(w);
       const t = now();
       for (const w of watchers) {
         if (isBareKey(w) || w === r.sessionKey) continue; // bare keys never hold cursors
@@ -109,18 +113,29 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
           continue;
         }
         if (!notify || r.actorId === w) continue; // log-only kinds; self-suppression
-        const c = repo.cursor(w, r.sessionKey);
-        const lastSeen = c ? c.last_seen : previousHead;
-        const notified = !c || c.notified === c.last_seen ? seq : c.notified;
-        repo.upsertCursor({
-          watcher_key: w,
-          target_key: r.sessionKey,
-          last_seen: lastSeen,
-          notified,
-          material: seq,
-          updated_at: t,
-        });
-        notices.push({ watcher: w, target: r.sessionKey, changesSince: lastSeen });
+        const c = holders.get(w);
+        if (c) {
+          // Freeze N only when not already frozen; M always follows the newest material event.
+          repo.updateCursor(
+            w,
+            r.sessionKey,
+            c.last_seen,
+            c.notified === c.last_seen ? seq : c.notified,
+            seq,
+            t,
+          );
+          notices.push({ watcher: w, target: r.sessionKey, changesSince: c.last_seen });
+        } else {
+          repo.upsertCursor({
+            watcher_key: w,
+            target_key: r.sessionKey,
+            last_seen: previousHead,
+            notified: seq,
+            material: seq,
+            updated_at: t,
+          });
+          notices.push({ watcher: w, target: r.sessionKey, changesSince: previousHead });
+        }
         cursorsTouched.push(w);
       }
     }

@@ -29,8 +29,10 @@ CREATE TABLE session_state_events (
   occurred_at  INTEGER NOT NULL,
   summary      TEXT NOT NULL,
   payload      TEXT,
-  dedupe_key   TEXT UNIQUE
+  dedupe_key   TEXT
 ) STRICT;
+-- Partial: most events carry no dedupe key, and they cost no index entry.
+CREATE UNIQUE INDEX session_state_events_by_dedupe ON session_state_events (dedupe_key) WHERE dedupe_key IS NOT NULL;
 CREATE INDEX session_state_events_by_session ON session_state_events (session_key, agent_id, sequence);
 CREATE INDEX session_state_events_by_time ON session_state_events (occurred_at);
 

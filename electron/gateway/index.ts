@@ -17,6 +17,9 @@ import { createCatalog, resolveCatalogRoots, type CatalogService } from './catal
 
 export type * from './types';
 
+/** How often a gateway looks for notices committed by other gateways on the same database. */
+export const SHARED_POLL_MS = 1000;
+
 export interface Gateway {
   sessions: Sessions;
   state: StateCore;
@@ -173,12 +176,21 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   late.runtime = runtime;
 
+  let sharedPoll: ReturnType<typeof setInterval> | undefined;
   // Start-up: re-queue pending notices from durable cursors, then prune (also without timers).
   state.sweep();
   if (autoStart) {
     waker.enableTimers(true);
     runtime.start();
     catalog.start();
+    sharedPoll = setInterval(() => {
+      try {
+        state.pollShared();
+      } catch (err) {
+        logger.warn('state: shared database poll failed', { error: String(err) });
+      }
+    }, SHARED_POLL_MS);
+    sharedPoll.unref?.();
   }
 
   let closed = false;
@@ -201,6 +213,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (closed) return;
       closed = true;
       waker.enableTimers(false);
+      if (sharedPoll) clearInterval(sharedPoll);
       runtime.stop();
       catalog.stop();
       db.close();

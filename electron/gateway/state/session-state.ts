@@ -7,6 +7,7 @@ import type { ChangesSince, CursorRow, GatewayEvent, Logger, RecordInput, Sessio
 import type { NoticeQueues } from './notice-queue';
 import { createPruner, PRUNE_INTERVAL_MS } from './prune';
 import { normaliseRecord, resolveKey, type NormalisedRecord } from './record-input';
+import { createSharedDbPoller } from './shared-db';
 import { createStateRepo, toStateEvent, toStateEventRow, type CursorDbRow } from './repo';
 import type { HeartbeatWaker } from './waker';
 
@@ -48,6 +49,11 @@ export interface StateCore extends SessionState {
   /** Addition: drop everything a deleted/reset session held. */
   removeCursorsHeldBy(watcher: string): void;
   removeCursorsOn(target: string): void;
+  /**
+   * Addition: delivers notices for events that other gateways sharing this database committed
+   * (timers call it every second; returns how many notices were found).
+   */
+  pollShared(): number;
 }
 
 export function createStateCore(deps: StateCoreDeps): StateCore {
@@ -203,6 +209,8 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
     };
   };
 
+  const shared = createSharedDbPoller(db, deliver);
+
   const core: StateCore = {
     record(input: RecordInput) {
       try {
@@ -310,6 +318,8 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
     prune() {
       runPrune();
     },
+
+    pollShared: () => shared.poll(),
 
     timeline(sessionKey, opts = {}) {
       const k = resolveKey(sessionKey, opts.agentId);

@@ -189,7 +189,9 @@ export class TurnEngine {
               : String(err);
       }
       if (!(err instanceof ModelAbortedError) && !signal.aborted) {
-        deps.logger.warn('runtime: run failed', { sessionKey: key, runId, error: run.error });
+        // The error text may quote message content (a provider echoing the prompt): the person
+        // sees it on the run; the log gets only its kind.
+        deps.logger.warn('runtime: run failed', { sessionKey: key, runId, error: errorKind(err) });
       }
     } finally {
       if (timer) clearTimeout(timer);
@@ -275,6 +277,13 @@ export class TurnEngine {
   private appended(message: TranscriptMessage): void {
     this.deps.emit({ type: 'transcript:appended', message });
   }
+}
+
+/** What kind of failure, without its message: e.g. `ModelProviderError (HTTP 400)`. */
+export function errorKind(err: unknown): string {
+  if (!(err instanceof Error)) return typeof err;
+  const status = (err as { status?: unknown }).status;
+  return typeof status === 'number' ? `${err.name} (HTTP ${status})` : err.name;
 }
 
 /** Transcript → model message. Who wrote a user turn is said in-line, since models see only roles. */

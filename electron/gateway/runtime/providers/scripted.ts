@@ -88,7 +88,7 @@ async function workerStep(req: ModelRequest, cfg: ScriptedSettings): Promise<Ste
       await sleep(cfg.stepMs, req.signal);
       if (!hang) req.onDelta?.(`Step ${i}/${cfg.steps} done. `);
       if (task.includes('[fail]') && i === Math.min(2, cfg.steps)) {
-        throw new ModelProviderError(`scripted worker failed at step ${i}: ${oneLine(task, 60)}`);
+        throw new ModelProviderError(`scripted worker failed at step ${i} of ${cfg.steps}`);
       }
     }
     return say(`Finished: ${oneLine(task, 120)}. All ${cfg.steps} steps done.`);

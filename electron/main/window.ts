@@ -21,7 +21,15 @@ export function createMainWindow(opts: MainWindowOptions): BrowserWindow {
     show: false,
     title: 'Sightline',
     backgroundColor: '#14161a',
-    webPreferences: { ...secureWebPreferences(opts.preloadPath), devTools: opts.devTools },
+    // The three decisive flags are repeated literally so static checkers (electronegativity in
+    // CI) see them here; secureWebPreferences() holds the full set and tests pin it.
+    webPreferences: {
+      ...secureWebPreferences(opts.preloadPath),
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      devTools: opts.devTools,
+    },
   });
   hardenWebContents(win.webContents, opts.openExternal);
   win.once('ready-to-show', () => win.show());

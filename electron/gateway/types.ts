@@ -12,6 +12,38 @@ import type {
 
 export type { ActorType, ChangesSince, CursorPositions, EventKind, NoticeEntry, SessionInfo, StateEvent };
 
+// The views the renderer also sees are defined once, in shared/ipc/types.ts.
+import type {
+  CatalogEntry,
+  CatalogProvider,
+  CursorRow,
+  GatewayEvent,
+  Goal,
+  GoalStatus,
+  MessageRole,
+  PermissionRequestView,
+  ProviderId,
+  RunInfo,
+  RunStatus,
+  ToolCallRecord,
+  TranscriptMessage,
+} from '../../shared/ipc/types';
+export type {
+  CatalogEntry,
+  CatalogProvider,
+  CursorRow,
+  GatewayEvent,
+  Goal,
+  GoalStatus,
+  MessageRole,
+  PermissionRequestView,
+  ProviderId,
+  RunInfo,
+  RunStatus,
+  ToolCallRecord,
+  TranscriptMessage,
+};
+
 export interface CatalogRoots {
   claude?: string;
   codex?: string;
@@ -83,20 +115,6 @@ export interface Human {
   send(sessionKey: string, text: string, opts?: { channel?: string }): Promise<void>;
 }
 
-export interface CatalogEntry {
-  provider: CatalogProvider;
-  threadId: string;
-  title: string;
-  cwd?: string;
-  createdAt?: number;
-  lastActivityAt?: number;
-  sizeBytes: number;
-  /** Addition: true when this thread is adopted now. */
-  adopted?: boolean;
-}
-
-export type CatalogProvider = 'claude' | 'codex' | 'opencode' | 'pi';
-
 // The contract makes everything synchronous unless it says Promise: list() and adopt() are
 // synchronous (awaiting them works too); listAsync() is the addition the UI uses so that a scan
 // of thousands of transcripts never blocks the main process.
@@ -108,11 +126,9 @@ export interface Catalog {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Additions beyond the fixed contract: the runtime, the app-facing views and the push events.
-// The renderer's IPC/WebSocket contract (shared/ipc) is built on these.
+// Additions beyond the fixed contract: agents and ACP profiles as the gateway stores them (the
+// views and push events shared with the renderer are re-exported from shared/ipc above).
 // ---------------------------------------------------------------------------------------------
-
-export type ProviderId = 'scripted' | 'openai' | 'anthropic';
 
 export interface AgentConfig {
   id: string;
@@ -124,85 +140,6 @@ export interface AgentConfig {
   /** Heartbeat interval of the agent's main session; 0 disables the timed heartbeat. */
   heartbeatSeconds: number;
   mainKey: string;
-}
-
-export type RunStatus = 'queued' | 'running' | 'idle' | 'failed' | 'cancelled';
-
-export interface RunInfo {
-  runId: string;
-  sessionKey: string;
-  status: RunStatus;
-  startedAt: number;
-  endedAt?: number;
-  inputTokens: number;
-  outputTokens: number;
-  /** Set when the run ended badly. */
-  outcome?: 'error' | 'timeout' | 'cancelled';
-  error?: string;
-}
-
-export type MessageRole = 'user' | 'assistant' | 'system' | 'tool';
-
-export interface ToolCallRecord {
-  id: string;
-  name: string;
-  arguments: unknown;
-}
-
-export interface TranscriptMessage {
-  id: number;
-  sessionKey: string;
-  role: MessageRole;
-  actorType: ActorType;
-  actorId?: string;
-  text: string;
-  toolCalls?: ToolCallRecord[];
-  toolCallId?: string;
-  toolName?: string;
-  inputTokens?: number;
-  outputTokens?: number;
-  createdAt: number;
-}
-
-export type GoalStatus = 'active' | 'paused' | 'blocked' | 'done';
-
-export interface Goal {
-  objective: string;
-  status: GoalStatus;
-  updatedAt: number;
-}
-
-export interface CursorRow extends CursorPositions {
-  watcher: string;
-  target: string;
-  targetVersion: number;
-  pending: boolean;
-  /** The queued notice text for this pair, when one is in the watcher's queue. */
-  noticeText?: string;
-  updatedAt: number;
-}
-
-export type GatewayEvent =
-  | { type: 'state:event'; sessionKey: string; agentId: string; event: StateEvent }
-  | { type: 'notice:queued'; sessionKey: string; entry: NoticeEntry }
-  | { type: 'notice:drained'; sessionKey: string; entries: NoticeEntry[] }
-  | { type: 'cursor:changed'; watcher: string; target: string }
-  | { type: 'session:changed'; sessionKey: string }
-  | { type: 'session:deleted'; sessionKey: string }
-  | { type: 'run:changed'; run: RunInfo }
-  | { type: 'transcript:appended'; message: TranscriptMessage }
-  | { type: 'wake'; sessionKey: string; reason: 'notice' | 'heartbeat' }
-  | { type: 'catalog:changed' }
-  | { type: 'acp:permission'; request: PermissionRequestView }
-  | { type: 'acp:permission-resolved'; requestId: string; sessionKey: string; decision: string };
-
-/** A permission question from an ACP child, waiting for the person (and nobody else). */
-export interface PermissionRequestView {
-  id: string;
-  sessionKey: string;
-  title: string;
-  options: { optionId: string; name: string; kind: string }[];
-  createdAt: number;
 }
 
 export interface AcpProfileConfig {

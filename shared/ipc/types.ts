@@ -1,6 +1,5 @@
-// The views the renderer sees. They mirror the gateway's additions (electron/gateway/types.ts)
-// without importing them: shared/ never depends on electron/. The API handlers assign the
-// gateway's values to these types, so the compiler reports any drift.
+// The views the renderer sees, defined once for both sides: the gateway's types
+// (electron/gateway/types.ts) re-export them, since shared/ never depends on electron/.
 import type {
   ActorType,
   CursorPositions,

@@ -239,6 +239,11 @@ describe('human actions', () => {
         payload: { channel: 'slack' },
       }),
     ]);
+    await gw.human.send('agent:main:lonely', 'third', { channel: '  ' });
+    expect(gw.state.changesSince('agent:main:lonely', 0).events.at(-1)).toMatchObject({
+      summary: 'human message via unknown',
+      payload: { channel: 'unknown' },
+    });
     await expect(gw.human.send('agent:main:ghost', 'x')).rejects.toThrow(
       'Unknown sessionKey: agent:main:ghost',
     );

@@ -19,6 +19,7 @@ import { createGoals, type GoalActor } from './goals';
 import { createProvider } from './providers';
 import { createScriptedProvider } from './providers/scripted';
 import type { ModelProvider } from './providers/types';
+import { oneLine } from '../state/record-input';
 import { createRunStore } from './runs';
 import { TurnEngine, type SpawnInfo } from './turns';
 
@@ -157,10 +158,17 @@ export function createRuntime(deps: RuntimeDeps) {
         throw new Error(`text must be at most ${MESSAGE_MAX_CHARS} characters`);
       const session = store.get(sessionKey);
       if (!session) throw new Error(`Unknown sessionKey: ${sessionKey}`);
-      let channel =
-        typeof opts.channel === 'string' && opts.channel.trim() ? opts.channel.trim().slice(0, 64) : '';
+      if (opts.channel !== undefined && typeof opts.channel !== 'string')
+        throw new Error('channel must be a string');
       const external = await deps.deliverExternal?.(session.key, text, { type: 'human', id: 'local-user' });
-      channel ||= external ? external.channel : 'desktop';
+      // Absent → the composer's own channel (desktop, or the external session's); given but
+      // empty → `unknown`, as the spec's summary rule says.
+      const channel =
+        opts.channel === undefined
+          ? external
+            ? external.channel
+            : 'desktop'
+          : oneLine(opts.channel, 64) || 'unknown';
       if (!external) {
         const m = transcripts.append(session.key, {
           role: 'user',

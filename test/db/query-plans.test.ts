@@ -50,12 +50,12 @@ const HOT: [string, RegExp, RegExp][] = [
   [
     'cursors on a target',
     /^SELECT .* FROM session_watch_cursors WHERE target_key = \?$/,
-    /^SEARCH session_watch_cursors USING (COVERING )?INDEX session_watch_cursors_by_target \(target_key=\?\)$/,
+    /^SEARCH session_watch_cursors USING PRIMARY KEY \(target_key=\?\)$/,
   ],
   [
     'cursor by watcher/target pair',
     /^SELECT .* FROM session_watch_cursors WHERE watcher_key = \? AND target_key = \?$/,
-    /^SEARCH session_watch_cursors USING PRIMARY KEY \(watcher_key=\? AND target_key=\?\)$/,
+    /^SEARCH session_watch_cursors USING PRIMARY KEY \(target_key=\? AND watcher_key=\?\)$/,
   ],
   [
     'dedupe key',

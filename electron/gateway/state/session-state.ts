@@ -13,6 +13,15 @@ import type { HeartbeatWaker } from './waker';
 
 export const CHANGES_LIMIT = 200;
 
+/**
+ * A cursor's `updated_at` moves in steps of an hour: expiry after 30 days untouched does not need
+ * millisecond precision, and a hot cursor then keeps its place in the age index (fewer pages per
+ * append).
+ */
+export const TOUCH_GRANULARITY_MS = 60 * 60 * 1000;
+const touched = (previous: number, now: number) =>
+  now - previous >= TOUCH_GRANULARITY_MS || now < previous ? now : previous;
+
 interface PendingNotice {
   watcher: string;
   target: string;
@@ -128,7 +137,7 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
             c.last_seen,
             c.notified === c.last_seen ? seq : c.notified,
             seq,
-            t,
+            touched(c.updated_at, t),
           );
           notices.push({ watcher: w, target: r.sessionKey, changesSince: c.last_seen });
         } else {
@@ -167,7 +176,12 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
       const c = repo.cursor(watcher, target);
       if (!c) continue;
       const frozen = c.notified;
-      repo.upsertCursor({ ...c, last_seen: frozen, notified: Math.max(c.material, frozen), updated_at: t });
+      repo.upsertCursor({
+        ...c,
+        last_seen: frozen,
+        notified: Math.max(c.material, frozen),
+        updated_at: touched(c.updated_at, t),
+      });
       // Interleaved work: material passed the frozen watermark while the notice was pending.
       if (c.material > frozen) reopened.push({ watcher, target, changesSince: frozen });
     }

@@ -44,16 +44,17 @@ CREATE TABLE session_state_heads (
   PRIMARY KEY (session_key, agent_id)
 ) STRICT, WITHOUT ROWID;
 
+-- Keyed target first: the watchers of one target share a page, so an append's fan-out touches one.
 CREATE TABLE session_watch_cursors (
-  watcher_key  TEXT NOT NULL,
   target_key   TEXT NOT NULL,
+  watcher_key  TEXT NOT NULL,
   last_seen    INTEGER NOT NULL,
   notified     INTEGER NOT NULL,
   material     INTEGER NOT NULL,
   updated_at   INTEGER NOT NULL,
-  PRIMARY KEY (watcher_key, target_key)
+  PRIMARY KEY (target_key, watcher_key)
 ) STRICT, WITHOUT ROWID;
-CREATE INDEX session_watch_cursors_by_target ON session_watch_cursors (target_key, watcher_key);
+CREATE INDEX session_watch_cursors_by_watcher ON session_watch_cursors (watcher_key);
 CREATE INDEX session_watch_cursors_by_age ON session_watch_cursors (updated_at);
 CREATE INDEX session_watch_cursors_pending ON session_watch_cursors (watcher_key) WHERE material > last_seen;
 `,

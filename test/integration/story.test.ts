@@ -48,8 +48,7 @@ describe('coordinator, workers and a human intervention', () => {
     // Exactly one notice line, naming the seeded position; the main watcher was woken once.
     expect(gw.notices.peek('agent:main:main').map((n) => n.text)).toEqual([noticeText(worker.key, seeded)]);
     expect(wakes).toEqual(['agent:main:main']);
-    // Timers are off in this test: run the heartbeat turn the wake asked for.
-    await gw.runtime.heartbeat('agent:main:main');
+    // The wake runs the coordinator's heartbeat turn (after the 1 s grace: timers are off here).
     await until(
       () => gw.transcripts.all('agent:main:main').some((m) => m.toolName === 'session_status'),
       5000,

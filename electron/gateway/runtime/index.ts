@@ -50,6 +50,9 @@ export interface RuntimeDeps {
 
 export type Runtime = ReturnType<typeof createRuntime>;
 
+/** Without timers (autoStart false), a wake's heartbeat turn starts this long after the wake. */
+export const WAKE_TURN_GRACE_MS = 1000;
+
 const OUTCOME_SUMMARY = {
   error: 'child run failed',
   timeout: 'child run timed out',
@@ -237,12 +240,19 @@ export function createRuntime(deps: RuntimeDeps) {
   if (!store.get(main.mainKey)) deps.sessions.create({ key: main.mainKey, label: 'Main' });
   runs.failInterrupted(now());
 
-  // Wakes run heartbeat turns only while timers run (autoStart): with autoStart false, tests see
-  // the wake requests and drive heartbeat turns by hand (control.heartbeat), so a queued notice
-  // is never drained behind their back.
+  // A wake runs the main session's heartbeat turn at once. Without timers (autoStart false, as
+  // tests and scripts drive the gateway) it runs after a short grace instead, so that a caller
+  // can still look at the queued notice right after the action that queued it.
+  const wakeTimers = new Set<ReturnType<typeof setTimeout>>();
   const unsubscribeWake = waker.onWake((key) => {
-    if (deps.autoStart && store.get(key) && !isSubagentKey(key))
+    if (!store.get(key) || isSubagentKey(key)) return;
+    if (deps.autoStart) return void engine.enqueue(key, { kind: 'heartbeat' });
+    const t = setTimeout(() => {
+      wakeTimers.delete(t);
       void engine.enqueue(key, { kind: 'heartbeat' });
+    }, WAKE_TURN_GRACE_MS);
+    t.unref?.();
+    wakeTimers.add(t);
   });
 
   return {
@@ -295,6 +305,8 @@ export function createRuntime(deps: RuntimeDeps) {
     },
     stop() {
       for (const t of timers.splice(0)) clearInterval(t);
+      for (const t of wakeTimers) clearTimeout(t);
+      wakeTimers.clear();
       unsubscribeWake();
       engine.stop();
       void acp.closeAll();

@@ -108,4 +108,30 @@ describe('turns', () => {
         .filter((e) => e.contextKey === noticeContextKey('agent:main:subagent:hb')),
     ).toEqual([]);
   });
+
+  it('without timers, a wake runs the heartbeat turn after the grace, leaving the notice visible until then', async () => {
+    t = openTestGateway();
+    const gw = t.gw;
+    gw.agents.save({ id: 'main', heartbeatSeconds: 0, providerSettings: { stepMs: '1', steps: '1' } });
+    gw.sessions.create({ key: 'agent:main:subagent:g', parentKey: 'agent:main:main' });
+    const seed = gw.state.record({
+      sessionKey: 'agent:main:subagent:g',
+      kind: 'child_spawned',
+      actorType: 'agent',
+      actorId: 'agent:main:main',
+      summary: 'child session spawned',
+      watchers: ['agent:main:main'],
+    })!;
+    await gw.human.send('agent:main:subagent:g', 'new direction');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(gw.notices.peek('agent:main:main').map((n) => n.text)).toEqual([
+      noticeText('agent:main:subagent:g', seed.sequence),
+    ]);
+    await until(
+      () => gw.transcripts.all('agent:main:main').some((m) => m.toolName === 'session_status'),
+      3000,
+      'wake turn',
+    );
+    expect(gw.notices.peek('agent:main:main')).toEqual([]);
+  });
 });

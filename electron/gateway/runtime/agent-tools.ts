@@ -141,7 +141,10 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
       const task = requireString(args, 'task', MESSAGE_MAX_CHARS);
       const label = optionalString(args, 'label', 200);
       const agentId = (optionalString(args, 'agentId', 64) ?? ctx.callerAgentId).toLowerCase();
-      const timeoutSeconds = optionalInteger(args, 'timeoutSeconds', 1, 86_400);
+      // `runTimeoutSeconds` is the name other gateways use; models trained on them send it.
+      const timeoutSeconds =
+        optionalInteger(args, 'timeoutSeconds', 1, 86_400) ??
+        optionalInteger(args, 'runTimeoutSeconds', 1, 86_400);
       const runtime = optionalString(args, 'runtime', 16) ?? 'native';
       if (runtime !== 'native' && runtime !== 'acp') throw new ToolError('runtime must be "native" or "acp"');
       if (!deps.agents.get(agentId)) throw new ToolError(`Unknown agentId: ${agentId}`);

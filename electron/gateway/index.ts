@@ -103,6 +103,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const k = resolveKey(key, agentId ?? store.get(key)?.agentId ?? 'main');
       db.transaction(() => {
         store.remove(k.key, k.agentId);
+        store.detachChildren(k.key);
         transcripts.clear(k.key);
         state.removeCursorsHeldBy(k.key);
         state.removeCursorsOn(k.key);

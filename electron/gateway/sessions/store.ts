@@ -46,6 +46,7 @@ export function createSessionStore(db: Db, now: () => number) {
     ),
     touch: db.prepare(`UPDATE sessions SET updated_at = ? WHERE key = ? AND agent_id = ?`),
     remove: db.prepare(`DELETE FROM sessions WHERE key = ? AND agent_id = ?`),
+    detachChildren: db.prepare(`UPDATE sessions SET parent_key = NULL WHERE parent_key = ?`),
   };
 
   return {
@@ -84,6 +85,10 @@ export function createSessionStore(db: Db, now: () => number) {
     },
     remove(key: string, agentId: string): boolean {
       return s.remove.run(key, agentId).changes > 0;
+    },
+    /** Children of a deleted session lose their parent link (nothing is recorded for it). */
+    detachChildren(parentKey: string): void {
+      s.detachChildren.run(parentKey);
     },
   };
 }

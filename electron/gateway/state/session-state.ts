@@ -141,6 +141,8 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
           );
           notices.push({ watcher: w, target: r.sessionKey, changesSince: c.last_seen });
         } else {
+          // A producer watcher without a cursor (e.g. a parent whose cursor expired) is what the
+          // producer set is for on notify kinds: it gets one, from the version before this event.
           repo.upsertCursor({
             watcher_key: w,
             target_key: r.sessionKey,

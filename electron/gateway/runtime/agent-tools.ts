@@ -81,6 +81,9 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
           actorType: m.actorType,
           ...(m.actorId ? { actorId: m.actorId } : {}),
           ...(m.toolName ? { toolName: m.toolName } : {}),
+          ...(m.toolCalls?.length
+            ? { toolCalls: m.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments })) }
+            : {}),
           text: m.text.length > HISTORY_TEXT_MAX ? `${m.text.slice(0, HISTORY_TEXT_MAX)}…` : m.text,
           createdAt: m.createdAt,
         })),

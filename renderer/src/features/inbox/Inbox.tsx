@@ -4,7 +4,18 @@ import { usePermissions } from '../../stores/permissions';
 import { PermissionItem } from '../acp/PermissionPrompt';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
-import { shortKey, time } from '../../lib/format';
+import { useFleet } from '../../stores/fleet';
+import { sessionTitle, time } from '../../lib/format';
+
+/** A session as a person names it: its label (or short key), the full key on hover. */
+function SessionName({ sessionKey }: { sessionKey: string }) {
+  const label = useFleet((s) => s.sessions[sessionKey]?.label);
+  return (
+    <strong className="mono" title={sessionKey}>
+      {sessionTitle({ key: sessionKey, label: label ?? '' })}
+    </strong>
+  );
+}
 
 function Item({ item }: { item: InboxItem }) {
   const openSession = useUi((s) => s.openSession);
@@ -23,11 +34,11 @@ function Item({ item }: { item: InboxItem }) {
       {item.type === 'notice' ? (
         <>
           <div className="inbox-title">
-            Notice for <strong className="mono">{shortKey(item.sessionKey)}</strong>
+            Notice for <SessionName sessionKey={item.sessionKey} />
             {item.targetKey && (
               <>
                 {' '}
-                about <span className="mono">{shortKey(item.targetKey)}</span>
+                about <SessionName sessionKey={item.targetKey} />
               </>
             )}
           </div>
@@ -38,8 +49,7 @@ function Item({ item }: { item: InboxItem }) {
       ) : (
         <>
           <div className="inbox-title">
-            <span className="badge alert">upstream missing</span>{' '}
-            <strong className="mono">{shortKey(item.sessionKey)}</strong>
+            <span className="badge alert">upstream missing</span> <SessionName sessionKey={item.sessionKey} />
           </div>
           <p className="small">
             {item.alert.summary} · {time(item.alert.occurredAt)} — the upstream link was removed.

@@ -13,36 +13,19 @@ import type {
 export type { ActorType, ChangesSince, CursorPositions, EventKind, NoticeEntry, SessionInfo, StateEvent };
 
 // The views the renderer also sees are defined once, in shared/ipc/types.ts.
-import type {
-  CatalogEntry,
-  CatalogProvider,
+import type { CatalogEntry, CatalogProvider, GatewayEvent, ProviderId } from '../../shared/ipc/types';
+export type { CatalogEntry, CatalogProvider, GatewayEvent, ProviderId };
+export type {
   CursorRow,
-  GatewayEvent,
   Goal,
   GoalStatus,
   MessageRole,
   PermissionRequestView,
-  ProviderId,
   RunInfo,
   RunStatus,
   ToolCallRecord,
   TranscriptMessage,
 } from '../../shared/ipc/types';
-export type {
-  CatalogEntry,
-  CatalogProvider,
-  CursorRow,
-  GatewayEvent,
-  Goal,
-  GoalStatus,
-  MessageRole,
-  PermissionRequestView,
-  ProviderId,
-  RunInfo,
-  RunStatus,
-  ToolCallRecord,
-  TranscriptMessage,
-};
 
 export interface CatalogRoots {
   claude?: string;

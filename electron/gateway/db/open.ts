@@ -17,7 +17,8 @@ export interface OpenOptions {
 }
 
 export function openDatabase(dataDir: string, opts: OpenOptions = {}): Db {
-  fs.mkdirSync(dataDir, { recursive: true });
+  // Transcripts and provider keys live here: readable by this user only.
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, DB_FILE);
   const nativeBinding = opts.nativeBinding ?? process.env.SIGHTLINE_SQLITE_BINDING;
   const db = new Database(file, {
@@ -25,6 +26,7 @@ export function openDatabase(dataDir: string, opts: OpenOptions = {}): Db {
     ...(opts.readonly ? { readonly: true, fileMustExist: true } : {}),
   });
   try {
+    if (!opts.readonly) restrictToOwner(file);
     applyPragmas(db);
     if (!opts.readonly) migrate(db, MIGRATIONS);
   } catch (err) {
@@ -41,4 +43,15 @@ export function applyPragmas(db: Db): void {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+}
+
+/** Best effort (some file systems ignore modes): the database file and its WAL are 0600. */
+function restrictToOwner(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if (fs.existsSync(f)) fs.chmodSync(f, 0o600);
+    } catch {
+      // Not fatal: a shared or exotic file system may refuse chmod.
+    }
+  }
 }

@@ -19,7 +19,7 @@ const noNode = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'release/**', 'test-results/**', '**/*.cjs'] },
+  { ignores: ['node_modules/**', 'out/**', '.tmp/**', 'dist/**', 'release/**', 'test-results/**', '**/*.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,7 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import './styles.css';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/session.css';
+import './styles/panels.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createGateway, type Gateway, type GatewayOptions } from '../../electron/gateway';
-import type { Logger } from '../../electron/gateway/types';
+import type { Logger, StateEvent } from '../../electron/gateway/types';
 
 export interface LogLine {
   level: 'info' | 'warn' | 'error';
@@ -69,4 +69,19 @@ export async function until(cond: () => boolean, timeoutMs = 10_000, what = 'con
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));
   }
+}
+
+/** A spawn edge as the runtime makes it: the child session, then `child_spawned` seeding the parent's cursor. */
+export function spawnEdge(gw: Gateway, child: string, parent = 'agent:main:main'): StateEvent {
+  gw.sessions.create({ key: child, parentKey: parent });
+  const event = gw.state.record({
+    sessionKey: child,
+    kind: 'child_spawned',
+    actorType: 'agent',
+    actorId: parent,
+    summary: 'child session spawned',
+    watchers: [parent],
+  });
+  if (!event) throw new Error(`could not record child_spawned for ${child}`);
+  return event;
 }

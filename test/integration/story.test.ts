@@ -2,7 +2,7 @@
 // the coordinator reconciles with the right changesSince; cancelled and timed-out workers.
 import { afterEach, describe, expect, it } from 'vitest';
 import { noticeText } from '../../shared/session-keys';
-import { openTestGateway, until, type TestGateway } from '../helpers/gateway';
+import { openTestGateway, until, type TestGateway, spawnEdge } from '../helpers/gateway';
 
 let t: TestGateway;
 afterEach(() => t?.cleanup());
@@ -77,15 +77,7 @@ describe('coordinator, workers and a human intervention', () => {
 
   it('queues exactly one notice line for twenty human messages before the coordinator drains', async () => {
     const gw = setup();
-    gw.sessions.create({ key: 'agent:main:subagent:w1', parentKey: 'agent:main:main' });
-    const spawned = gw.state.record({
-      sessionKey: 'agent:main:subagent:w1',
-      kind: 'child_spawned',
-      actorType: 'agent',
-      actorId: 'agent:main:main',
-      summary: 'child session spawned',
-      watchers: ['agent:main:main'],
-    })!;
+    const spawned = spawnEdge(gw, 'agent:main:subagent:w1');
     for (let i = 0; i < 20; i++) await gw.human.send('agent:main:subagent:w1', `instruction ${i}`);
     expect(gw.notices.peek('agent:main:main')).toEqual([
       {

@@ -2,7 +2,7 @@
 // goals with the spec's summaries and the parent as a producer watcher.
 import { afterEach, describe, expect, it } from 'vitest';
 import { noticeText } from '../../shared/session-keys';
-import { openTestGateway, type TestGateway } from '../helpers/gateway';
+import { openTestGateway, type TestGateway, spawnEdge } from '../helpers/gateway';
 
 let t: TestGateway;
 afterEach(async () => {
@@ -182,15 +182,7 @@ describe('sessions_history', () => {
 describe('goals', () => {
   it('records goal_changed with the spec summaries and notifies the parent (producer watcher)', async () => {
     const gw = setup();
-    gw.sessions.create({ key: 'agent:main:subagent:g', parentKey: 'agent:main:main' });
-    const seed = gw.state.record({
-      sessionKey: 'agent:main:subagent:g',
-      kind: 'child_spawned',
-      actorType: 'agent',
-      actorId: 'agent:main:main',
-      summary: 'child session spawned',
-      watchers: ['agent:main:main'],
-    })!;
+    const seed = spawnEdge(gw, 'agent:main:subagent:g');
     const child = 'agent:main:subagent:g';
     expect(await gw.tools.call(child, 'goal_set', {})).toEqual(err('objective or status is required'));
     expect(await gw.tools.call(child, 'goal_set', { status: 'done' })).toEqual(

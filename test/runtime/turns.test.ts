@@ -1,7 +1,7 @@
 // Turns, compaction and the heartbeat.
 import { afterEach, describe, expect, it } from 'vitest';
 import { noticeContextKey, noticeText } from '../../shared/session-keys';
-import { openTestGateway, until, type TestGateway } from '../helpers/gateway';
+import { openTestGateway, until, type TestGateway, spawnEdge } from '../helpers/gateway';
 
 let t: TestGateway;
 afterEach(async () => {
@@ -14,15 +14,7 @@ describe('turns', () => {
     t = openTestGateway();
     const gw = t.gw;
     gw.agents.save({ id: 'main', providerSettings: { stepMs: '1', steps: '1' } });
-    gw.sessions.create({ key: 'agent:main:subagent:w', parentKey: 'agent:main:main' });
-    const seed = gw.state.record({
-      sessionKey: 'agent:main:subagent:w',
-      kind: 'child_spawned',
-      actorType: 'agent',
-      actorId: 'agent:main:main',
-      summary: 'child session spawned',
-      watchers: ['agent:main:main'],
-    })!;
+    const seed = spawnEdge(gw, 'agent:main:subagent:w');
     await gw.human.send('agent:main:subagent:w', 'stop after step one');
     gw.notices.enqueue('agent:main:main', { text: 'Build finished.' });
     expect(gw.notices.peek('agent:main:main')).toHaveLength(2);
@@ -84,15 +76,7 @@ describe('turns', () => {
     t = openTestGateway({ autoStart: true });
     const gw = t.gw;
     gw.agents.save({ id: 'main', heartbeatSeconds: 0, providerSettings: { stepMs: '1', steps: '1' } });
-    gw.sessions.create({ key: 'agent:main:subagent:hb', parentKey: 'agent:main:main' });
-    const seed = gw.state.record({
-      sessionKey: 'agent:main:subagent:hb',
-      kind: 'child_spawned',
-      actorType: 'agent',
-      actorId: 'agent:main:main',
-      summary: 'child session spawned',
-      watchers: ['agent:main:main'],
-    })!;
+    const seed = spawnEdge(gw, 'agent:main:subagent:hb');
     const queued: string[] = [];
     gw.events.on((e) => e.type === 'notice:queued' && queued.push(e.entry.text));
     await gw.human.send('agent:main:subagent:hb', 'change of plan');
@@ -113,15 +97,7 @@ describe('turns', () => {
     t = openTestGateway();
     const gw = t.gw;
     gw.agents.save({ id: 'main', heartbeatSeconds: 0, providerSettings: { stepMs: '1', steps: '1' } });
-    gw.sessions.create({ key: 'agent:main:subagent:g', parentKey: 'agent:main:main' });
-    const seed = gw.state.record({
-      sessionKey: 'agent:main:subagent:g',
-      kind: 'child_spawned',
-      actorType: 'agent',
-      actorId: 'agent:main:main',
-      summary: 'child session spawned',
-      watchers: ['agent:main:main'],
-    })!;
+    const seed = spawnEdge(gw, 'agent:main:subagent:g');
     await gw.human.send('agent:main:subagent:g', 'new direction');
     await new Promise((r) => setTimeout(r, 200));
     expect(gw.notices.peek('agent:main:main').map((n) => n.text)).toEqual([

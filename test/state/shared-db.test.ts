@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../electron/gateway';
 import { noticeContextKey, noticeText } from '../../shared/session-keys';
-import { collectingLogger, tempDir } from '../helpers/gateway';
+import { collectingLogger, tempDir, spawnEdge } from '../helpers/gateway';
 
 const open: Gateway[] = [];
 let dir = '';
@@ -24,15 +24,7 @@ describe('several gateways on one database', () => {
     const a = gateway();
     const b = gateway();
     const child = 'agent:main:subagent:w';
-    a.sessions.create({ key: child, parentKey: 'agent:main:main' });
-    const seed = a.state.record({
-      sessionKey: child,
-      kind: 'child_spawned',
-      actorType: 'agent',
-      actorId: 'agent:main:main',
-      summary: 'child session spawned',
-      watchers: ['agent:main:main'],
-    })!;
+    const seed = spawnEdge(a, child);
     expect(b.state.pollShared()).toBe(0); // child_spawned is not notify-eligible
     a.state.record({
       sessionKey: child,

@@ -1,4 +1,4 @@
-// Real transcripts (shared/corpora/real): each session is copied into a temp catalog root up to
+// Real transcripts (test/fixtures/corpora/real, copied with their licenses): each session is copied into a temp catalog root up to
 // its first user line, adopted, and the rest is appended in uneven chunks (many cut mid-line)
 // with a monitor check after each; the recorded turns must equal expected.json exactly.
 import fs from 'node:fs';
@@ -8,8 +8,7 @@ import { createCatalog } from '../../electron/gateway/catalog';
 import type { SessionState } from '../../electron/gateway/types';
 import { humanTurns, makeHarness, rng, type Harness } from './helpers';
 
-const REAL = path.resolve(__dirname, '../../../shared/corpora/real');
-const HAVE_CORPUS = fs.existsSync(path.join(REAL, 'expected.json'));
+const REAL = path.resolve(__dirname, '../fixtures/corpora/real');
 
 interface ExpectedFile {
   path: string;
@@ -22,9 +21,10 @@ interface ExpectedFile {
   };
 }
 
-const files: ExpectedFile[] = HAVE_CORPUS
-  ? (JSON.parse(fs.readFileSync(path.join(REAL, 'expected.json'), 'utf8')) as { files: ExpectedFile[] }).files
-  : [];
+// Read unconditionally: a missing corpus fails the file instead of skipping it.
+const files: ExpectedFile[] = (
+  JSON.parse(fs.readFileSync(path.join(REAL, 'expected.json'), 'utf8')) as { files: ExpectedFile[] }
+).files;
 const sessions = files.filter((f) => f.role === 'session' && !f.path.startsWith('pi-v1/'));
 
 function target(h: Harness, f: ExpectedFile): string {
@@ -60,7 +60,7 @@ afterEach(() => {
   h = undefined;
 });
 
-describe.runIf(HAVE_CORPUS)('real transcripts give exactly the expected counts', () => {
+describe('real transcripts give exactly the expected counts', () => {
   it('has the corpus files', () => {
     expect(sessions.length).toBe(17);
   });

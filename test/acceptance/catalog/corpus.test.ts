@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adoptedKey, makeEnv, ofKind, turnsOf, type Env, type Gw } from './helpers';
 
-const REAL = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/corpora/real');
+const REAL = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/corpora/real');
 interface ExpFile {
   path: string;
   tool: 'claude' | 'codex' | 'pi';

@@ -57,25 +57,44 @@ function profileChangesSince(): Record<string, number> {
     const where = `FROM session_state_events WHERE session_key = ? AND agent_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`;
     const args = [key, 'main', mid, 201] as const;
     const q = {
-      head: db.prepare(`SELECT last_sequence, pruned_max_sequence FROM session_state_heads WHERE session_key = ? AND agent_id = ?`),
-      earliest: db.prepare(`SELECT sequence FROM session_state_events WHERE session_key = ? AND agent_id = ? ORDER BY sequence LIMIT 1`),
+      head: db.prepare(
+        `SELECT last_sequence, pruned_max_sequence FROM session_state_heads WHERE session_key = ? AND agent_id = ?`,
+      ),
+      earliest: db.prepare(
+        `SELECT sequence FROM session_state_events WHERE session_key = ? AND agent_id = ? ORDER BY sequence LIMIT 1`,
+      ),
       indexOnly: db.prepare(`SELECT count(*) FROM (SELECT sequence ${where})`).pluck(),
-      columnsInC: db.prepare(
-        `SELECT count(*), sum(length(kind) + length(actor_type) + length(summary) + ifnull(length(payload), 0) + occurred_at) FROM (SELECT * ${where})`,
-      ).raw(),
+      columnsInC: db
+        .prepare(
+          `SELECT count(*), sum(length(kind) + length(actor_type) + length(summary) + ifnull(length(payload), 0) + occurred_at) FROM (SELECT * ${where})`,
+        )
+        .raw(),
       objects10: db.prepare(
         `SELECT sequence, session_key, agent_id, kind, actor_type, actor_id, run_id, occurred_at, summary, payload ${where}`,
       ),
-      arrays8: db.prepare(`SELECT sequence, kind, actor_type, actor_id, run_id, occurred_at, summary, payload ${where}`).raw(),
+      arrays8: db
+        .prepare(
+          `SELECT sequence, kind, actor_type, actor_id, run_id, occurred_at, summary, payload ${where}`,
+        )
+        .raw(),
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
     };
     const n = 3000;
-    out['contract: changesSince, full 200-event page'] = median(() => gw.state.changesSince(key, mid, { limit: 200 }), n);
-    out['contract: changesSince, 10 events'] = median(() => gw.state.changesSince(key, gw.state.version(key) - 10), n);
+    out['contract: changesSince, full 200-event page'] = median(
+      () => gw.state.changesSince(key, mid, { limit: 200 }),
+      n,
+    );
+    out['contract: changesSince, 10 events'] = median(
+      () => gw.state.changesSince(key, gw.state.version(key) - 10),
+      n,
+    );
     out['lookups: head'] = median(() => q.head.get(key, 'main'), n);
     out['lookups: earliest retained sequence'] = median(() => q.earliest.get(key, 'main'), n);
     out['page read: 201 index entries, nothing decoded'] = median(() => q.indexOnly.get(...args), n);
-    out['page read: 201 rows, columns read in C, nothing decoded'] = median(() => q.columnsInC.get(...args), n);
+    out['page read: 201 rows, columns read in C, nothing decoded'] = median(
+      () => q.columnsInC.get(...args),
+      n,
+    );
     out['row decoding: 201 rows as objects, 10 columns (today)'] = median(() => q.objects10.all(...args), n);
     out['row decoding: 201 rows as arrays, 8 columns'] = median(() => q.arrays8.all(...args), n);
     const rows = q.objects10.all(...args) as { payload: string | null }[];

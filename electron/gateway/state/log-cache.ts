@@ -143,15 +143,28 @@ export function createLogCache(db: Db) {
      * where hi is the last event's sequence, or the head when `complete` (nothing follows).
      * Call only after usable() returned true, with facts and events read after that call.
      */
-    store(key: string, agentId: string, facts: LogFacts, after: number, events: StateEvent[], complete: boolean) {
+    store(
+      key: string,
+      agentId: string,
+      facts: LogFacts,
+      after: number,
+      events: StateEvent[],
+      complete: boolean,
+    ) {
       const last = events.length ? events[events.length - 1]!.sequence : after;
       if (last > facts.head) return; // read across another connection's commit: do not keep it
-      const next: Entry = { ...facts, lo: Math.min(after, facts.head), hi: complete ? facts.head : last, events };
+      const next: Entry = {
+        ...facts,
+        lo: Math.min(after, facts.head),
+        hi: complete ? facts.head : last,
+        events: events.map(copyEvent), // the caller keeps its own objects
+      };
       const k = id(key, agentId);
       const old = entries.get(k);
       if (old && next.lo <= old.hi && old.lo <= next.hi) {
         // Overlapping or adjacent segments: keep their union.
-        if (next.lo <= old.lo) next.events = next.events.concat(old.events.filter((x) => x.sequence > next.hi));
+        if (next.lo <= old.lo)
+          next.events = next.events.concat(old.events.filter((x) => x.sequence > next.hi));
         else next.events = old.events.concat(next.events.filter((x) => x.sequence > old.hi));
         next.lo = Math.min(next.lo, old.lo);
         next.hi = Math.max(next.hi, old.hi);

@@ -202,7 +202,9 @@ export function createStateRepo(db: Db) {
       s.openNotices.run(seq, target, actor);
       const rows = s.raiseMaterial.all(seq, target, actor);
       s.touchCursors.run(now, target, actor, now, touchMs, now);
-      return rows.sort((a, b) => (a.watcher_key < b.watcher_key ? -1 : a.watcher_key > b.watcher_key ? 1 : 0));
+      return rows.sort((a, b) =>
+        a.watcher_key < b.watcher_key ? -1 : a.watcher_key > b.watcher_key ? 1 : 0,
+      );
     },
     setNotified: (watcher: string, target: string, notified: number) =>
       void s.setNotified.run(notified, watcher, target),

@@ -6,4 +6,10 @@ import { migration003 } from './003-catalog';
 import { migration004 } from './004-ui';
 import { migration005 } from './005-pending-index';
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005];
+export const MIGRATIONS: readonly Migration[] = [
+  migration001,
+  migration002,
+  migration003,
+  migration004,
+  migration005,
+];

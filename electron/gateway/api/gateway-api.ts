@@ -19,6 +19,7 @@ import type {
   TranscriptMessage,
 } from '../types';
 import type { StateEventRow } from '../../../shared/domain';
+import type { RunOverview } from '../runtime';
 
 export type Actor = { type: 'human' | 'agent'; id?: string };
 
@@ -29,6 +30,8 @@ export interface GatewayApi {
   };
   state: {
     version(sessionKey: string, agentId?: string): number;
+    /** Every state version, keyed by versionKey(sessionKey, agentId). */
+    versions(): Map<string, number>;
     timeline(
       sessionKey: string,
       opts: {
@@ -68,6 +71,8 @@ export interface GatewayApi {
     sessionStatus(sessionKey: string): RunStatus;
     /** Totals over all of the session's runs. */
     tokens(sessionKey: string): { input: number; output: number };
+    /** status, sessionStatus and tokens of many sessions at once. */
+    overview(sessionKeys: string[]): Map<string, RunOverview>;
     cancel(sessionKey: string): boolean;
     startDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }>;
   };
@@ -85,6 +90,7 @@ export interface GatewayApi {
   };
   goals: {
     get(sessionKey: string): Goal | undefined;
+    all(): Map<string, Goal>;
     set(sessionKey: string, goal: { objective?: string; status?: GoalStatus }, actor: Actor): Goal;
     clear(sessionKey: string, actor: Actor): void;
   };

@@ -9,7 +9,7 @@ import { normalizeSessionKey } from '../../../shared/session-keys';
 import type { SessionInfo } from '../types';
 import type { Actor, GatewayApi } from './gateway-api';
 import { createMemoryDismissalStore, type DismissalStore } from './dismissals';
-import { agentView, inboxItems, profileView, sessionView } from './views';
+import { agentView, fleetViews, inboxItems, profileView, sessionView } from './views';
 
 export class ApiError extends Error {
   constructor(
@@ -52,7 +52,7 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
   const handlers: HandlerMap = {
     'fleet:snapshot': async () => ({
       agents: gw.agents.list().map(agentView),
-      sessions: gw.sessions.list().map(view),
+      sessions: fleetViews(gw, dismissals),
       generatedAt: now(),
     }),
     'sessions:get': async ({ sessionKey }) => view(session(sessionKey)),

@@ -27,6 +27,9 @@ export function createGoals(deps: { db: Db; now: () => number; state: StateCore;
        ON CONFLICT (session_key) DO UPDATE SET objective = excluded.objective, status = excluded.status, updated_at = excluded.updated_at`,
     ),
     remove: db.prepare(`DELETE FROM session_goals WHERE session_key = ?`),
+    all: db.prepare<[], { session_key: string; objective: string; status: GoalStatus; updated_at: number }>(
+      `SELECT session_key, objective, status, updated_at FROM session_goals`,
+    ),
   };
 
   const record = (sessionKey: string, summary: string, actor: GoalActor) => {
@@ -42,6 +45,14 @@ export function createGoals(deps: { db: Db; now: () => number; state: StateCore;
   };
 
   const goals = {
+    /** Every session's goal (the fleet snapshot). */
+    all(): Map<string, Goal> {
+      return new Map(
+        s.all
+          .all()
+          .map((r) => [r.session_key, { objective: r.objective, status: r.status, updatedAt: r.updated_at }]),
+      );
+    },
     get(sessionKey: string): Goal | undefined {
       const r = s.get.get(sessionKey);
       return r ? { objective: r.objective, status: r.status, updatedAt: r.updated_at } : undefined;

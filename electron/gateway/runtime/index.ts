@@ -23,6 +23,13 @@ import { oneLine } from '../state/record-input';
 import { createRunStore } from './runs';
 import { TurnEngine, type SpawnInfo } from './turns';
 
+/** One session's run facts, as the fleet shows them. */
+export interface RunOverview {
+  run: RunInfo | undefined;
+  status: RunStatus;
+  tokens: { input: number; output: number };
+}
+
 export interface RuntimeDeps {
   db: Db;
   now: () => number;
@@ -199,12 +206,14 @@ export function createRuntime(deps: RuntimeDeps) {
     },
   };
 
-  const sessionStatus = (key: string): RunStatus => {
+  // A live turn decides, else the latest recorded run (read only when needed).
+  const statusOf = (key: string, latest: () => RunInfo | undefined): RunStatus => {
     const live = engine.status(key);
     if (live.busy) return live.run?.status ?? 'running';
     if (live.queued > 0) return 'queued';
-    return runs.latest(key)?.status ?? 'idle';
+    return latest()?.status ?? 'idle';
   };
+  const sessionStatus = (key: string): RunStatus => statusOf(key, () => runs.latest(key));
 
   const control = {
     status: (sessionKey: string): RunInfo | undefined =>
@@ -218,11 +227,26 @@ export function createRuntime(deps: RuntimeDeps) {
     /** One heartbeat turn now (what a wake or the timer does); resolves when it is done. */
     heartbeat: (sessionKey: string) => engine.enqueue(parseSessionKey(sessionKey).key, { kind: 'heartbeat' }),
     tokens: (sessionKey: string) => runs.totals(parseSessionKey(sessionKey).key),
+    /** status, sessionStatus and tokens of many sessions with one query (the fleet snapshot). */
+    overview(sessionKeys: string[]): Map<string, RunOverview> {
+      const persisted = runs.summaries();
+      const out = new Map<string, RunOverview>();
+      for (const key of sessionKeys) {
+        const p = persisted.get(key);
+        out.set(key, {
+          run: engine.status(key).run ?? p?.latest,
+          status: statusOf(key, () => p?.latest),
+          tokens: p ? { input: p.input, output: p.output } : { input: 0, output: 0 },
+        });
+      }
+      return out;
+    },
     startDemo: () => startDemo({ agents, sessions: deps.sessions, goals, human, engine, store }),
   };
 
   const goalsApi = {
     get: (sessionKey: string) => goals.get(parseSessionKey(sessionKey).key),
+    all: () => goals.all(),
     set(sessionKey: string, input: Parameters<typeof goals.set>[1], actor: GoalActor) {
       const goal = goals.set(parseSessionKey(sessionKey).key, input, actor);
       emit({ type: 'session:changed', sessionKey: parseSessionKey(sessionKey).key });

@@ -90,6 +90,11 @@ export function createStateRepo(db: Db) {
     head: db.prepare<[string, string], HeadDbRow>(
       `SELECT last_sequence, pruned_max_sequence FROM session_state_heads WHERE session_key = ? AND agent_id = ?`,
     ),
+    allHeads: db
+      .prepare<[], [string, string, number]>(
+        `SELECT session_key, agent_id, last_sequence FROM session_state_heads`,
+      )
+      .raw(),
     upsertHead: db.prepare(
       `INSERT INTO session_state_heads (session_key, agent_id, last_sequence) VALUES (?, ?, ?)
        ON CONFLICT (session_key, agent_id) DO UPDATE SET last_sequence = max(last_sequence, excluded.last_sequence)`,
@@ -177,6 +182,7 @@ export function createStateRepo(db: Db) {
       s.eventsBefore.all(key, agentId, before, limit),
     earliest: (key: string, agentId: string) => s.earliest.get(key, agentId)?.sequence,
     head: (key: string, agentId: string) => s.head.get(key, agentId),
+    allHeads: () => s.allHeads.all() as unknown as [string, string, number][],
     upsertHead: (key: string, agentId: string, seq: number) => void s.upsertHead.run(key, agentId, seq),
     cursor: (watcher: string, target: string) => s.cursor.get(watcher, target),
     cursorsOnTarget: (target: string) => s.cursorsOnTarget.all(target),

@@ -14,6 +14,9 @@ import type { HeartbeatWaker } from './waker';
 
 export const CHANGES_LIMIT = 200;
 
+/** The key of StateCore.versions(): agent ids never hold ':', so this is unambiguous. */
+export const versionKey = (sessionKey: string, agentId: string): string => `${agentId}:${sessionKey}`;
+
 /**
  * A cursor's `updated_at` moves in steps of an hour: expiry after 30 days untouched does not need
  * millisecond precision, and a hot cursor then keeps its place in the age index (fewer pages per
@@ -52,6 +55,11 @@ export interface StateCore extends SessionState {
       actorTypes?: string[];
     },
   ): StateEventRow[];
+  /**
+   * Addition: every session's state version at once (the fleet snapshot), keyed by
+   * versionKey(sessionKey, agentId); sessions without events are absent (version 0).
+   */
+  versions(): Map<string, number>;
   /** Addition: cursors on and held by a session. */
   watchers(sessionKey: string): { watchedBy: CursorRow[]; watching: CursorRow[] };
   /** Addition: the human-turn gate — the session has a parent or at least one watcher. */
@@ -316,6 +324,12 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
       const rows = after >= facts.head ? [] : repo.eventsAfter(k.key, k.agentId, after, limit + 1);
       if (cached) cache.store(k.key, k.agentId, facts, after, rows, rows.length <= limit);
       return changes(facts, after, rows.slice(0, limit), rows.length > limit);
+    },
+
+    versions() {
+      const out = new Map<string, number>();
+      for (const [key, agentId, seq] of repo.allHeads()) out.set(versionKey(key, agentId), seq);
+      return out;
     },
 
     cursor(watcher, target) {

@@ -24,6 +24,13 @@ export interface CursorDbRow {
   updated_at: number;
 }
 
+interface HolderRow {
+  watcher_key: string;
+  last_seen: number;
+  notified: number;
+  updated_at: number;
+}
+
 export interface HeadDbRow {
   last_sequence: number;
   pruned_max_sequence: number;
@@ -65,9 +72,9 @@ export type StateRepo = ReturnType<typeof createStateRepo>;
 
 export function createStateRepo(db: Db) {
   const s = {
-    insertEvent: db.prepare<unknown[], { sequence: number }>(
+    insertEvent: db.prepare<unknown[]>(
       `INSERT INTO session_state_events (session_key, agent_id, kind, actor_type, actor_id, run_id, occurred_at, summary, payload, dedupe_key)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING sequence`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     eventByDedupe: db.prepare<[string], EventDbRow>(
       `SELECT ${EVENT_COLUMNS} FROM session_state_events WHERE dedupe_key = ?`,
@@ -128,10 +135,15 @@ export function createStateRepo(db: Db) {
       `UPDATE session_watch_cursors SET notified = ?
        WHERE target_key = ? AND watcher_key IS NOT ? AND watcher_key <> target_key AND notified = last_seen`,
     ),
-    raiseMaterial: db.prepare<[number, string, string | null], { watcher_key: string; last_seen: number }>(
+    // Read first (no RETURNING: SQLite would buffer the rows in a temporary table), so that the
+    // other two statements run only when a row needs them.
+    holders: db.prepare<[string, string | null], HolderRow>(
+      `SELECT watcher_key, last_seen, notified, updated_at FROM session_watch_cursors
+       WHERE target_key = ? AND watcher_key IS NOT ? AND watcher_key <> target_key ORDER BY watcher_key`,
+    ),
+    raiseMaterial: db.prepare(
       `UPDATE session_watch_cursors SET material = ?
-       WHERE target_key = ? AND watcher_key IS NOT ? AND watcher_key <> target_key
-       RETURNING watcher_key, last_seen`,
+       WHERE target_key = ? AND watcher_key IS NOT ? AND watcher_key <> target_key`,
     ),
     touchCursors: db.prepare(
       `UPDATE session_watch_cursors SET updated_at = ?
@@ -162,7 +174,7 @@ export function createStateRepo(db: Db) {
       payload?: string;
       dedupeKey?: string;
     }): number {
-      return s.insertEvent.get(
+      const { lastInsertRowid } = s.insertEvent.run(
         e.sessionKey,
         e.agentId,
         e.kind,
@@ -173,7 +185,8 @@ export function createStateRepo(db: Db) {
         e.summary,
         e.payload ?? null,
         e.dedupeKey ?? null,
-      )!.sequence;
+      );
+      return Number(lastInsertRowid);
     },
     eventByDedupe: (key: string) => s.eventByDedupe.get(key),
     eventsAfter: (key: string, agentId: string, after: number, limit: number) =>
@@ -205,12 +218,13 @@ export function createStateRepo(db: Db) {
      * advanced watcher with its L, in watcher order.
      */
     advanceCursors(target: string, actor: string | null, seq: number, now: number, touchMs: number) {
-      s.openNotices.run(seq, target, actor);
-      const rows = s.raiseMaterial.all(seq, target, actor);
-      s.touchCursors.run(now, target, actor, now, touchMs, now);
-      return rows.sort((a, b) =>
-        a.watcher_key < b.watcher_key ? -1 : a.watcher_key > b.watcher_key ? 1 : 0,
-      );
+      const rows = s.holders.all(target, actor);
+      if (rows.length === 0) return rows;
+      if (rows.some((c) => c.notified === c.last_seen)) s.openNotices.run(seq, target, actor);
+      s.raiseMaterial.run(seq, target, actor);
+      if (rows.some((c) => now - c.updated_at >= touchMs || now < c.updated_at))
+        s.touchCursors.run(now, target, actor, now, touchMs, now);
+      return rows;
     },
     setNotified: (watcher: string, target: string, notified: number) =>
       void s.setNotified.run(notified, watcher, target),

@@ -85,11 +85,19 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
          OR EXISTS (SELECT 1 FROM session_watch_cursors WHERE target_key = ?) AS gate`,
   );
 
+  // An append notifies every watcher of one target: its context key is computed once.
+  let lastTarget = '';
+  let lastContextKey = '';
+  const contextKeyOf = (target: string) => {
+    if (target !== lastTarget) lastContextKey = noticeContextKey((lastTarget = target));
+    return lastContextKey;
+  };
+
   const deliver = (notices: PendingNotice[]) => {
     for (const n of notices) {
       const entry: NoticeEntry = {
         text: noticeText(n.target, n.changesSince),
-        contextKey: noticeContextKey(n.target),
+        contextKey: contextKeyOf(n.target),
       };
       queues.enqueue(n.watcher, entry);
       // A missed or deduplicated entry still asks for a wake: the watcher has something pending.

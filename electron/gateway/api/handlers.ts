@@ -161,10 +161,9 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
 
   async function dispatch(channel: unknown, rawArgs: unknown): Promise<Envelope<unknown>> {
     if (!isChannel(channel)) {
-      return {
-        ok: false,
-        error: { code: 'unknown_channel', message: `Unknown channel: ${String(channel).slice(0, 100)}` },
-      };
+      // Never String(channel): an object from the wire may carry a toString that throws.
+      const name = typeof channel === 'string' ? channel.slice(0, 100) : `(${typeof channel})`;
+      return { ok: false, error: { code: 'unknown_channel', message: `Unknown channel: ${name}` } };
     }
     const parsed = parseArgs(channel, rawArgs);
     if (!parsed.ok) return { ok: false, error: { code: 'invalid_argument', message: parsed.message } };

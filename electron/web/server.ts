@@ -11,7 +11,7 @@ import type { DismissalStore } from '../gateway/api/dismissals';
 import type { GatewayApi } from '../gateway/api/gateway-api';
 import { createApiHandlers } from '../gateway/api/handlers';
 import { createPushBridge } from '../gateway/api/push-bridge';
-import { readStatic, resolveStatic } from './static-files';
+import { readRendererFile } from './renderer-files';
 
 export const HOST = '127.0.0.1';
 export const MAX_PAYLOAD = 1024 * 1024;
@@ -135,13 +135,12 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
         sameToken(url.searchParams.get('token'), token) ||
         (!isPage && sameToken(cookieToken(req.headers.cookie), token));
       if (!authed) return send(res, 401, 'Unauthorized', security);
-      const file = resolveStatic(opts.rendererDir, url.pathname);
-      const found = file ? await readStatic(file) : undefined;
-      if (!found) return send(res, 404, 'Not Found', security);
+      const file = await readRendererFile(opts.rendererDir, url.pathname, req.method);
+      if (file.status !== 200) return send(res, 404, 'Not Found', security);
       res.writeHead(200, {
         ...security,
-        'Content-Type': found.type,
-        'Content-Length': found.body.length,
+        ...file.headers,
+        'Content-Length': file.body.length,
         'Cache-Control': 'no-store',
         ...(isPage
           ? {
@@ -150,7 +149,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
             }
           : {}),
       });
-      res.end(req.method === 'HEAD' ? undefined : found.body);
+      res.end(file.body);
     })().catch(() => send(res, 500, 'Internal Server Error', security));
   });
 

@@ -1,6 +1,9 @@
 // Browser mode: the renderer and the IPC contract over HTTP + WebSocket on 127.0.0.1 only.
-// A random per-launch token guards the page and the WebSocket upgrade; the upgrade's Origin
-// must be the server's own; frames above 1 MiB are refused.
+// The page and its assets are the public renderer build, served to any request for our own Host.
+// The contract needs the random per-launch token, which stays with the page: the printed URL
+// carries it in the fragment (never sent over HTTP), the page keeps it in sessionStorage (scoped
+// by origin, so by port, unlike a cookie) and sends it only in the WebSocket upgrade, whose Origin
+// must be the server's own. Frames above 1 MiB are refused.
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -15,7 +18,6 @@ import { readRendererFile } from './renderer-files';
 
 export const HOST = '127.0.0.1';
 export const MAX_PAYLOAD = 1024 * 1024;
-export const TOKEN_COOKIE = 'sightline_token';
 
 export interface WebServerOptions {
   gateway: GatewayApi;
@@ -59,14 +61,6 @@ function sameToken(given: string | null | undefined, token: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(token);
   return a.length === b.length && crypto.timingSafeEqual(a, b);
-}
-
-function cookieToken(header: string | undefined): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const [k, v] = part.trim().split('=');
-    if (k === TOKEN_COOKIE && v) return v;
-  }
-  return undefined;
 }
 
 /** Longest request target we parse; Node's header limit already caps the whole head at 16 KiB. */
@@ -131,10 +125,6 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       if (req.method !== 'GET' && req.method !== 'HEAD')
         return send(res, 405, 'Method Not Allowed', security);
       const isPage = url.pathname === '/' || url.pathname === '/index.html';
-      const authed =
-        sameToken(url.searchParams.get('token'), token) ||
-        (!isPage && sameToken(cookieToken(req.headers.cookie), token));
-      if (!authed) return send(res, 401, 'Unauthorized', security);
       const file = await readRendererFile(opts.rendererDir, url.pathname, req.method);
       if (file.status !== 200) return send(res, 404, 'Not Found', security);
       res.writeHead(200, {
@@ -142,12 +132,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
         ...file.headers,
         'Content-Length': file.body.length,
         'Cache-Control': 'no-store',
-        ...(isPage
-          ? {
-              'Content-Security-Policy': contentSecurityPolicy(port),
-              'Set-Cookie': `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-            }
-          : {}),
+        ...(isPage ? { 'Content-Security-Policy': contentSecurityPolicy(port) } : {}),
       });
       res.end(file.body);
     })().catch(() => send(res, 500, 'Internal Server Error', security));
@@ -208,7 +193,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   port = addr.port;
 
   return {
-    url: `${origin()}/?token=${token}`,
+    url: `${origin()}/#token=${token}`,
     port,
     token,
     close: () =>

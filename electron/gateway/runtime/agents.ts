@@ -1,5 +1,10 @@
 // Configured agents. Agent `main` exists by default, with main session `agent:main:main`.
-import { AGENT_ID_PATTERN, mainKeyFor, normalizeSessionKey, parseSessionKey } from '../../../shared/session-keys';
+import {
+  AGENT_ID_PATTERN,
+  mainKeyFor,
+  normalizeSessionKey,
+  parseSessionKey,
+} from '../../../shared/session-keys';
 import type { Db } from '../db/open';
 import type { Transactions } from '../db/transactions';
 import type { AgentConfig, ProviderId, Sessions } from '../types';

@@ -12,10 +12,14 @@ import type {
 
 export type { ActorType, ChangesSince, CursorPositions, EventKind, NoticeEntry, SessionInfo, StateEvent };
 
+import type { Scheduler } from './scheduler';
+export type { Scheduler };
+
 // The views the renderer also sees are defined once, in shared/ipc/types.ts.
 import type { CatalogEntry, CatalogProvider, GatewayEvent, ProviderId } from '../../shared/ipc/types';
 export type { CatalogEntry, CatalogProvider, GatewayEvent, ProviderId };
 export type {
+  AcpProfile,
   CursorRow,
   Goal,
   GoalStatus,
@@ -37,6 +41,12 @@ export interface CatalogRoots {
 export interface GatewayOptions {
   dataDir: string;
   now?: () => number;
+  /**
+   * Addition: runs every gateway timer (wake grace, heartbeats, wake coalescing, the shared
+   * database poll, run timeouts, the monitor cadence). Default: real timers. Tests pass a fake
+   * one that moves with their clock.
+   */
+  scheduler?: Scheduler;
   autoStart?: boolean;
   catalogRoots?: CatalogRoots;
   /** Addition: where log lines go (default: console). Never receives message content. */
@@ -109,7 +119,7 @@ export interface Catalog {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Additions beyond the fixed contract: agents and ACP profiles as the gateway stores them (the
+// Additions beyond the fixed contract: agents as the gateway stores them (the ACP profile, the
 // views and push events shared with the renderer are re-exported from shared/ipc above).
 // ---------------------------------------------------------------------------------------------
 
@@ -123,15 +133,6 @@ export interface AgentConfig {
   /** Heartbeat interval of the agent's main session; 0 disables the timed heartbeat. */
   heartbeatSeconds: number;
   mainKey: string;
-}
-
-export interface AcpProfileConfig {
-  id: string;
-  name: string;
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd?: string;
 }
 
 export interface GatewayEvents {

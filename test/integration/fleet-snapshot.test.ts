@@ -3,7 +3,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { createApiHandlers } from '../../electron/gateway/api/handlers';
 import type { FleetSnapshot, SessionView } from '../../shared/ipc/types';
-import { openTestGateway, until, type TestGateway } from '../helpers/gateway';
+import { openTestGateway, waitFor, type TestGateway } from '../helpers/gateway';
 
 let t: TestGateway;
 afterEach(() => t?.cleanup());
@@ -14,7 +14,7 @@ it('fleet:snapshot equals sessions:get for every session: runs, tokens, goals, v
   gw.agents.save({ id: 'main', providerSettings: { stepMs: '5', steps: '2' }, heartbeatSeconds: 0 });
   // A coordinator that ran and spawned workers (runs with tokens, versions, seeded cursors).
   await gw.human.send('agent:main:main', 'Ship it: research the changes, draft the notes');
-  await until(
+  await waitFor(
     () => gw.sessions.list().filter((s) => s.parentKey === 'agent:main:main').length >= 2,
     5000,
     'spawns',

@@ -1,11 +1,12 @@
 // The API handlers over a small in-memory gateway: envelopes, views, inbox, push batching.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiHandlers } from '../../electron/gateway/api/handlers';
+import { GatewayError } from '../../electron/gateway/errors';
 import { createMemoryDismissalStore } from '../../electron/gateway/api/dismissals';
 import { createPushBridge } from '../../electron/gateway/api/push-bridge';
 import type { GatewayApi } from '../../electron/gateway/api/gateway-api';
 import type {
-  AcpProfileConfig,
+  AcpProfile,
   AgentConfig,
   GatewayEvent,
   PermissionRequestView,
@@ -78,7 +79,7 @@ function fakeGateway() {
     'agent:main:subagent:w': [run('idle', 100, 20), run('idle', 250, 30), run('running', 7, 1)],
   };
   let queued = false;
-  const profiles: AcpProfileConfig[] = [
+  const profiles: AcpProfile[] = [
     { id: 'fixture', name: 'Fixture', command: '/usr/bin/node', args: ['agent.mjs'], env: { A: '1' } },
   ];
   const permissions: PermissionRequestView[] = [
@@ -146,7 +147,7 @@ function fakeGateway() {
       profiles: {
         list: () => profiles,
         save: (p) => {
-          if (p.name === 'reserved') throw new Error('profile name is reserved');
+          if (p.name === 'reserved') throw new GatewayError('invalid_argument', 'profile name is reserved');
           profiles.push(p);
           return p;
         },
@@ -162,7 +163,7 @@ function fakeGateway() {
           const i = permissions.findIndex((p) => p.id === id);
           if (i < 0) return false;
           if (optionId !== undefined && !permissions[i]!.options.some((o) => o.optionId === optionId)) {
-            throw new Error(`Unknown permission option: ${optionId}`);
+            throw new GatewayError('invalid_argument', `Unknown permission option: ${optionId}`);
           }
           permissions.splice(i, 1);
           return true;

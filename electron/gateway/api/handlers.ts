@@ -2,24 +2,18 @@
 // WebSocket both call `dispatch`, which parses with the channel's zod schema, runs the handler
 // and returns the result envelope. It never throws.
 import { isChannel, type Channel } from '../../../shared/ipc/channels';
-import type { Envelope, ErrorCode, ResultMap } from '../../../shared/ipc/contract';
+import type { Envelope, ResultMap } from '../../../shared/ipc/contract';
 import { parseArgs, type ArgsParsed } from '../../../shared/ipc/schemas';
 import type { AppInfo, SessionView } from '../../../shared/ipc/types';
 import { normalizeSessionKey } from '../../../shared/session-keys';
+import { GatewayError, toIpcError } from '../errors';
 import type { SessionInfo } from '../types';
 import type { Actor, GatewayApi } from './gateway-api';
 import { createMemoryDismissalStore, type DismissalStore } from './dismissals';
 import { agentView, fleetViews, inboxItems, profileView, sessionView } from './views';
 
-export class ApiError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
+/** The API's own refusals are the gateway's typed errors, mapped by type like the services'. */
+export { GatewayError as ApiError };
 
 export type Handler<C extends Channel> = (args: ArgsParsed<C>) => Promise<ResultMap[C]>;
 export type HandlerMap = { [C in Channel]: Handler<C> };
@@ -44,7 +38,7 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
   const session = (rawKey: string): SessionInfo => {
     const key = normalizeSessionKey(rawKey);
     const info = gw.sessions.get(key);
-    if (!info) throw new ApiError('not_found', `Unknown sessionKey: ${rawKey}`);
+    if (!info) throw new GatewayError('not_found', `Unknown sessionKey: ${rawKey}`);
     return info;
   };
   const view = (info: SessionInfo): SessionView => sessionView(gw, info, dismissals);
@@ -131,40 +125,22 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
     },
     'app:info': async () => opts.app,
     'acp:profiles:list': async () => gw.acp.profiles.list().map(profileView),
-    'acp:profiles:save': async ({ id, name, command, args, env, cwd }) => {
-      try {
-        return profileView(gw.acp.profiles.save({ id, name, command, args, env, ...(cwd ? { cwd } : {}) }));
-      } catch (err) {
-        // The profile store's own checks (the schema catches these first) are the caller's fault.
-        if (err instanceof Error && /^profile /.test(err.message)) {
-          throw new ApiError('invalid_argument', err.message);
-        }
-        throw err;
-      }
-    },
+    'acp:profiles:save': async ({ id, name, command, args, env, cwd }) =>
+      profileView(gw.acp.profiles.save({ id, name, command, args, env, ...(cwd ? { cwd } : {}) })),
     'acp:profiles:remove': async ({ id }) => ({ removed: gw.acp.profiles.remove(id) }),
     'acp:permissions:list': async () => gw.acp.permissions.pending(),
     'acp:permissions:respond': async ({ requestId, optionId }) => {
-      let resolved: boolean;
-      try {
-        resolved = gw.acp.permissions.respond(requestId, optionId);
-      } catch (err) {
-        if (err instanceof Error && /^Unknown permission option/.test(err.message)) {
-          throw new ApiError('invalid_argument', err.message);
-        }
-        throw err;
-      }
-      if (!resolved) throw new ApiError('not_found', `Unknown permission request: ${requestId}`);
+      const resolved = gw.acp.permissions.respond(requestId, optionId);
+      if (!resolved) throw new GatewayError('not_found', `Unknown permission request: ${requestId}`);
       return { resolved: true };
     },
   };
 
   async function dispatch(channel: unknown, rawArgs: unknown): Promise<Envelope<unknown>> {
     if (!isChannel(channel)) {
-      return {
-        ok: false,
-        error: { code: 'unknown_channel', message: `Unknown channel: ${String(channel).slice(0, 100)}` },
-      };
+      // Never String(channel): an object from the wire may carry a toString that throws.
+      const name = typeof channel === 'string' ? channel.slice(0, 100) : `(${typeof channel})`;
+      return { ok: false, error: { code: 'unknown_channel', message: `Unknown channel: ${name}` } };
     }
     const parsed = parseArgs(channel, rawArgs);
     if (!parsed.ok) return { ok: false, error: { code: 'invalid_argument', message: parsed.message } };
@@ -177,11 +153,4 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
   }
 
   return { handlers, dispatch };
-}
-
-function toIpcError(err: unknown): { code: ErrorCode; message: string } {
-  if (err instanceof ApiError) return { code: err.code, message: err.message };
-  const message = err instanceof Error ? err.message : String(err);
-  if (/^Unknown (sessionKey|agent|thread|catalog)/i.test(message)) return { code: 'not_found', message };
-  return { code: 'internal', message };
 }

@@ -10,8 +10,8 @@ import type {
   UpstreamAlert,
 } from '../../../shared/ipc/types';
 import { CATALOG_PROVIDERS } from '../../../shared/ipc/types';
-import type { AcpProfileConfig, AgentConfig, Goal, SessionInfo } from '../types';
-import type { RunOverview } from '../runtime';
+import type { AcpProfile, AgentConfig, Goal, SessionInfo } from '../types';
+import type { RunOverview } from '../runtime/control';
 import { versionKey } from '../state/session-state';
 import type { GatewayApi } from './gateway-api';
 import type { DismissalStore } from './dismissals';
@@ -31,15 +31,8 @@ export function agentView(cfg: AgentConfig): AgentView {
   };
 }
 
-export function profileView(p: AcpProfileConfig): AcpProfileView {
-  return {
-    id: p.id,
-    name: p.name,
-    command: p.command,
-    args: [...p.args],
-    env: { ...p.env },
-    ...(p.cwd ? { cwd: p.cwd } : {}),
-  };
+export function profileView(p: AcpProfile): AcpProfileView {
+  return { ...p, args: [...p.args], env: { ...p.env } };
 }
 
 export function alertId(sessionKey: string, sequence: number): string {

@@ -77,6 +77,10 @@ export function createRunStore(db: Db) {
         run.runId,
       );
     },
+    get: (runId: string): RunInfo | undefined => {
+      const r = s.get.get(runId);
+      return r ? toRun(r) : undefined;
+    },
     latest: (sessionKey: string) => {
       const r = s.latest.get(sessionKey);
       return r ? toRun(r) : undefined;
@@ -91,6 +95,7 @@ export function createRunStore(db: Db) {
       return out;
     },
     failInterrupted: (at: number) => s.interrupted.run(at).changes,
-    removeSession: (sessionKey: string) => void s.removeSession.run(sessionKey),
+    /** Part of deleting a session (inside its transaction). */
+    deleteSession: (sessionKey: string) => void s.removeSession.run(sessionKey),
   };
 }

@@ -155,6 +155,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     now,
     logger,
     roots: resolveCatalogRoots(options.catalogRoots),
+    scheduler,
     importTranscript(sessionKey, messages) {
       for (const m of messages)
         events.emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });

@@ -1,10 +1,11 @@
-// better-sqlite3 behind the providers' read-only SQLite interface (kit/sqlite.ts), for the
-// gateway's own catalog. Statements are prepared once per connection.
-import Database from 'better-sqlite3';
+// The gateway's SQLite (db/sqlite.ts, with the host's native binding) behind the providers'
+// read-only query interface (kit/sqlite.ts). Statements are prepared once per connection.
+import type Database from 'better-sqlite3';
+import { openSqlite } from '../db/sqlite';
 import type { SqliteDb, SqliteOpener } from './kit/sqlite';
 
 export const betterSqliteOpener: SqliteOpener = (file): SqliteDb => {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = openSqlite(file, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 1000');
   const stmts = new Map<string, Database.Statement>();
   const stmt = (sql: string) => {

@@ -3,7 +3,7 @@ import { useFleet } from './fleet';
 import { useInbox } from './inbox';
 import { usePermissions } from './permissions';
 import { useProfiles } from './profiles';
-import { useSession } from './session';
+import { useTranscript } from './transcript';
 import { useSettings } from './settings';
 import { useTimeline } from './timeline';
 import { useUi } from './ui';
@@ -15,7 +15,7 @@ export {
   useInbox,
   usePermissions,
   useProfiles,
-  useSession,
+  useTranscript,
   useSettings,
   useTimeline,
   useUi,
@@ -30,7 +30,7 @@ export function resetStores(): void {
     useInbox,
     usePermissions,
     useProfiles,
-    useSession,
+    useTranscript,
     useSettings,
     useTimeline,
     useUi,

@@ -182,6 +182,7 @@ function profileAppend(): Record<string, number> {
 
     // WAL frames and checkpoints per append, from the WAL file with automatic checkpoints off.
     const wal = path.join(dir, 'sightline.db-wal');
+    const autocheckpoint = db.pragma('wal_autocheckpoint', { simple: true }) as number;
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.pragma('wal_autocheckpoint = 0');
     const noCkpt = cpu(record);
@@ -194,7 +195,7 @@ function profileAppend(): Record<string, number> {
     const ckptUs = Number(process.hrtime.bigint() - t0) / 1000;
     out['one checkpoint of those appends (copy back + 2 fsyncs), µs per append'] = round(ckptUs / n, 1);
     db.pragma('wal_checkpoint(TRUNCATE)');
-    db.pragma('wal_autocheckpoint = 1000');
+    db.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
   } finally {
     gw.close();
     fs.rmSync(dir, { recursive: true, force: true });

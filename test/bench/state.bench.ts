@@ -2,12 +2,12 @@
 // programmatic contract, as cost curves (issue 18): how an append grows with the watchers on its
 // target, how changesSince grows with the log, how the start-up sweep grows with the pending
 // cursors. Each table names the growth it should show and the ratio it does show.
-import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createGateway, type Gateway } from '../../electron/gateway/index';
 import { DB_FILE } from '../../electron/gateway/db/open';
+import { openSqlite } from '../../electron/gateway/db/sqlite';
 import type { RecordInput } from '../../electron/gateway/types';
 import type { BenchResult, BenchTable } from './run';
 
@@ -42,12 +42,13 @@ function withGateway<T>(fn: (gw: Gateway, dir: string) => T): T {
 /** WAL frames written per call of `fn`, with automatic checkpoints off while it runs. */
 function walFrames(gw: Gateway, dir: string, calls: number, fn: (i: number) => void): number {
   const wal = path.join(dir, `${DB_FILE}-wal`);
+  const autocheckpoint = gw.db.pragma('wal_autocheckpoint', { simple: true }) as number;
   gw.db.pragma('wal_checkpoint(TRUNCATE)');
   gw.db.pragma('wal_autocheckpoint = 0');
   for (let i = 0; i < calls; i++) fn(i);
   const frames = (fs.statSync(wal).size - 32) / (4096 + 24) / calls;
   gw.db.pragma('wal_checkpoint(TRUNCATE)');
-  gw.db.pragma('wal_autocheckpoint = 1000');
+  gw.db.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
   return frames;
 }
 
@@ -122,7 +123,7 @@ function changesSinceCurve(): BenchTable {
             payload: i % 3 === 0 ? { outcome: 'error' } : { channel: 'desktop' },
           });
       })();
-      const other = new Database(path.join(dir, DB_FILE));
+      const other = openSqlite(path.join(dir, DB_FILE));
       const foreign = other.prepare(
         `INSERT INTO ui_inbox_dismissals (item_id, dismissed_at) VALUES ('bench', 0)
          ON CONFLICT (item_id) DO UPDATE SET dismissed_at = dismissed_at + 1`,

@@ -3,14 +3,14 @@ import { isMainKey, parseSessionKey } from '../../shared/session-keys';
 import { openDatabase, type Db } from './db/open';
 import { consoleLogger, EventHub } from './events';
 import { createSessionStore } from './sessions/store';
-import { createTranscriptStore } from './sessions/transcripts';
+import { createTranscriptStore, type TranscriptStore } from './sessions/transcripts';
 import { NoticeQueues } from './state/notice-queue';
 import { createStateCore, type StateCore } from './state/session-state';
 import { HeartbeatWaker } from './state/waker';
 import { resolveKey } from './state/record-input';
 import { ToolRegistry } from './tools/registry';
 import { sessionStatusTool, sessionsListTool } from './tools/session-tools';
-import type { GatewayOptions, NoticeQueue, Sessions, Tools } from './types';
+import type { CatalogRoots, GatewayOptions, NoticeQueue, Sessions, Tools } from './types';
 import { decodeNoticeContextKey } from '../../shared/session-keys';
 import { createRuntime, type Runtime } from './runtime';
 import { createCatalog, resolveCatalogRoots, type CatalogService } from './catalog';
@@ -29,9 +29,11 @@ export interface Gateway {
   events: EventHub;
   waker: HeartbeatWaker;
   agents: Runtime['agents'];
-  transcripts: Runtime['transcripts'];
+  transcripts: Runtime['transcripts'] & { search: TranscriptStore['search'] };
   runtime: Runtime['control'];
   catalog: CatalogService;
+  /** Where the catalog looks (after options and environment). */
+  catalogRoots: Required<CatalogRoots>;
   acp: Runtime['acp'];
   goals: Runtime['goals'];
   /** The database handle, for the catalog, browser mode and tests in this process. */
@@ -130,13 +132,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
   };
 
+  const catalogRoots = resolveCatalogRoots(options.catalogRoots);
   const catalog = createCatalog({
     db,
     sessions,
     state,
     now,
     logger,
-    roots: resolveCatalogRoots(options.catalogRoots),
+    roots: catalogRoots,
     importTranscript(sessionKey, messages) {
       for (const m of messages)
         events.emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });
@@ -204,10 +207,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     events,
     waker,
     agents: runtime.agents,
-    transcripts: runtime.transcripts,
+    transcripts: { ...runtime.transcripts, search: transcripts.search },
     runtime: runtime.control,
     goals: runtime.goals,
     catalog,
+    catalogRoots,
     acp: runtime.acp,
     db,
     close() {

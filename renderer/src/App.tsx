@@ -10,10 +10,14 @@ import { Sidebar } from './features/fleet/Sidebar';
 import { SessionPane } from './features/session/SessionPane';
 import { Inbox } from './features/inbox/Inbox';
 import { Catalog } from './features/catalog/Catalog';
+import { Search } from './features/search/Search';
+import { Guide } from './features/guide/Guide';
 import { Settings } from './features/settings/Settings';
 import { CommandPalette } from './features/palette/CommandPalette';
 import { startDemo } from './features/palette/commands';
 import { Kbd } from './components/Badges';
+import { ThemeToggle } from './components/ThemeToggle';
+import { usePreferences } from './stores/preferences';
 
 function EmptyState() {
   const starting = useFleet((s) => s.demoStarting);
@@ -50,10 +54,14 @@ function Main() {
   switch (view) {
     case 'inbox':
       return <Inbox />;
+    case 'search':
+      return <Search />;
     case 'catalog':
       return <Catalog />;
     case 'settings':
       return <Settings />;
+    case 'guide':
+      return <Guide />;
     case 'session':
       if (selectedKey) return <SessionPane key={selectedKey} sessionKey={selectedKey} />;
       return empty ? (
@@ -69,6 +77,7 @@ function Main() {
 const NAV: { view: View; label: string; key: string }[] = [
   { view: 'session', label: 'Fleet', key: 'j/k' },
   { view: 'inbox', label: 'Inbox', key: 'i' },
+  { view: 'search', label: 'Search', key: 'f' },
   { view: 'catalog', label: 'Catalog', key: 'c' },
   { view: 'settings', label: 'Settings', key: 's' },
 ];
@@ -91,6 +100,7 @@ export function App() {
     useFleet.getState().load().catch(fail);
     useInbox.getState().load().catch(fail);
     usePermissions.getState().load().catch(fail);
+    usePreferences.getState().load().catch(fail);
     window.addEventListener('keydown', onGlobalKey);
     return () => {
       stop();
@@ -122,6 +132,16 @@ export function App() {
             </button>
           ))}
         </nav>
+        <button
+          type="button"
+          className="quiet"
+          data-testid="open-guide"
+          title="How Sightline works (?)"
+          onClick={() => setView('guide')}
+        >
+          How it works
+        </button>
+        <ThemeToggle />
         <button type="button" className="quiet" data-testid="open-palette" onClick={() => setPalette(true)}>
           Commands <Kbd>Ctrl K</Kbd>
         </button>

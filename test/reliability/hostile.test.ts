@@ -75,6 +75,7 @@ function argsFor(channel: Channel): fc.Arbitrary<unknown> {
     'clearApiKey',
     'systemPrompt',
     'heartbeatSeconds',
+    'query',
   ];
   const value = fc.oneof(
     anyJson,

@@ -123,7 +123,7 @@ function fakeGateway() {
         return agents[i]!;
       },
     },
-    transcripts: { page: () => ({ messages: [], hasMore: false }) },
+    transcripts: { page: () => ({ messages: [], hasMore: false }), search: () => [] },
     runtime: {
       status: (k) => runs[k]?.at(-1),
       sessionStatus: (k) =>

@@ -3,6 +3,7 @@ import { needsAttention, useFleet } from '../../stores/fleet';
 import { useUi } from '../../stores/ui';
 import { sessionTitle } from '../../lib/format';
 import { errorMessage } from '../../lib/api';
+import { toggleTheme } from '../../components/ThemeToggle';
 
 export interface Command {
   id: string;
@@ -50,6 +51,7 @@ export function buildCommands(): Command[] {
   const { sessions } = useFleet.getState();
   const cmds: Command[] = [
     { id: 'inbox', label: 'Go to Inbox', hint: 'i', run: () => ui.setView('inbox') },
+    { id: 'search', label: 'Search sessions and transcripts', hint: 'f', run: () => ui.setView('search') },
     { id: 'catalog', label: 'Go to Catalog', hint: 'c', run: () => ui.setView('catalog') },
     { id: 'settings', label: 'Go to Settings', hint: 's', run: () => ui.setView('settings') },
     {
@@ -65,6 +67,8 @@ export function buildCommands(): Command[] {
     { id: 'tab-timeline', label: 'Show signal log', hint: '2', run: () => ui.setTab('timeline') },
     { id: 'tab-watchers', label: 'Show watchers', hint: '3', run: () => ui.setTab('watchers') },
     { id: 'demo', label: 'Start demo fleet', run: startDemo },
+    { id: 'theme', label: 'Toggle dark theme', run: toggleTheme },
+    { id: 'guide', label: 'How Sightline works', hint: '?', run: () => ui.setView('guide') },
   ];
   for (const s of Object.values(sessions)) {
     cmds.push({

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { TranscriptMessage } from '../../../../shared/ipc';
 import { useSession } from '../../stores/session';
+import { useUi } from '../../stores/ui';
 import { time } from '../../lib/format';
 
 function attribution(m: TranscriptMessage): { who: string; cls: string } {
@@ -14,14 +15,16 @@ function attribution(m: TranscriptMessage): { who: string; cls: string } {
   return { who: 'System', cls: 'system' };
 }
 
-function Message({ m }: { m: TranscriptMessage }) {
+function Message({ m, focused }: { m: TranscriptMessage; focused: boolean }) {
   const { who, cls } = attribution(m);
   return (
     <article
-      className={`msg msg-${cls}`}
+      className={`msg msg-${cls}${focused ? ' focused' : ''}`}
       data-testid="transcript-message"
       data-actor={cls}
       data-role={m.role}
+      data-message-id={m.id}
+      data-focused={focused ? 'true' : undefined}
     >
       <header>
         <span className="who">{who}</span>
@@ -51,8 +54,11 @@ export function Transcript() {
   const hasMore = useSession((s) => s.hasMore);
   const loading = useSession((s) => s.loading);
   const loadOlder = useSession((s) => s.loadOlder);
+  const focusedId = useUi((s) => s.focusedMessageId);
+  const selectedKey = useUi((s) => s.selectedKey);
   const scrollRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
+  const broughtIntoView = useRef<number | null>(null);
   const last = messages[messages.length - 1]?.id;
 
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
@@ -76,6 +82,20 @@ export function Transcript() {
       virtualizer.scrollToIndex(messages.length - 1, { align: 'end' });
     }
   }, [last, messages.length, virtualizer]);
+
+  // A search result asked for this message: load older pages until it is there, then show it once.
+  useEffect(() => {
+    if (focusedId === null || sessionKey !== selectedKey || loading) return;
+    const index = messages.findIndex((m) => m.id === focusedId);
+    if (index >= 0) {
+      if (broughtIntoView.current === focusedId) return;
+      broughtIntoView.current = focusedId;
+      stick.current = false;
+      requestAnimationFrame(() => virtualizer.scrollToIndex(index, { align: 'center' }));
+    } else if (hasMore && (messages[0]?.id ?? 0) > focusedId) {
+      void loadOlder();
+    }
+  }, [focusedId, sessionKey, selectedKey, loading, messages, hasMore, loadOlder, virtualizer]);
 
   const older = async () => {
     // The first row in view (not the overscan above it) stays in place.
@@ -117,7 +137,7 @@ export function Transcript() {
                 ref={virtualizer.measureElement}
                 style={{ transform: `translateY(${v.start}px)` }}
               >
-                <Message m={m} />
+                <Message m={m} focused={m.id === focusedId} />
               </div>
             );
           })}

@@ -21,24 +21,63 @@ import { usePreferences } from './stores/preferences';
 
 function EmptyState() {
   const starting = useFleet((s) => s.demoStarting);
+  const setView = useUi((s) => s.setView);
+  const dataDir = useUi((s) => s.app?.dataDir);
   return (
     <section className="empty-state" data-testid="empty-state">
       <h1>No agent sessions yet</h1>
       <p className="muted">
-        Start a demo fleet: a coordinator that delegates to workers. Step into a worker as a human and watch
-        the coordinator get one notice and reconcile.
+        Sightline watches a fleet of agent sessions and tells each one when another actor (you, or another
+        agent) changed something it depends on. Three ways to begin:
       </p>
-      <button
-        type="button"
-        className="primary big"
-        data-testid="start-demo"
-        disabled={starting}
-        onClick={startDemo}
-      >
-        {starting ? 'Starting…' : 'Start demo fleet'}
-      </button>
+      <ol className="first-steps">
+        <li>
+          <button
+            type="button"
+            className="primary big"
+            data-testid="start-demo"
+            disabled={starting}
+            onClick={startDemo}
+          >
+            {starting ? 'Starting…' : 'Start demo fleet'}
+          </button>
+          <span className="muted small">
+            A scripted coordinator delegates to three workers. Step into a worker as a human and watch the
+            coordinator get one notice and reconcile. No API key needed.
+          </span>
+        </li>
+        <li>
+          <button type="button" data-testid="empty-catalog" onClick={() => setView('catalog')}>
+            Adopt from the catalog <Kbd>c</Kbd>
+          </button>
+          <span className="muted small">
+            Claude Code, Codex, OpenCode and Pi sessions already on this machine.
+          </span>
+        </li>
+        <li>
+          <button type="button" data-testid="empty-settings" onClick={() => setView('settings')}>
+            Configure an agent <Kbd>s</Kbd>
+          </button>
+          <span className="muted small">
+            Give agent “main” an OpenAI-compatible or Anthropic model and an API key, then talk to its main
+            session.
+          </span>
+        </li>
+      </ol>
       <p className="muted small">
-        Or adopt a session from the <em>Catalog</em> <Kbd>c</Kbd>. Press <Kbd>Ctrl K</Kbd> for commands.
+        <button type="button" className="link" data-testid="empty-guide" onClick={() => setView('guide')}>
+          How Sightline works
+        </button>{' '}
+        · <Kbd>Ctrl K</Kbd> for commands
+        {dataDir && (
+          <>
+            {' '}
+            · data in{' '}
+            <span className="mono" data-testid="data-dir">
+              {dataDir}
+            </span>
+          </>
+        )}
       </p>
     </section>
   );
@@ -101,6 +140,7 @@ export function App() {
     useInbox.getState().load().catch(fail);
     usePermissions.getState().load().catch(fail);
     usePreferences.getState().load().catch(fail);
+    useUi.getState().loadApp().catch(fail);
     window.addEventListener('keydown', onGlobalKey);
     return () => {
       stop();

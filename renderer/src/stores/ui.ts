@@ -1,5 +1,7 @@
 // Navigation and chrome: which view and session are open, the palette, the last error.
 import { create } from 'zustand';
+import type { AppInfo } from '../../../shared/ipc';
+import { call } from '../lib/api';
 
 export type View = 'session' | 'inbox' | 'search' | 'catalog' | 'settings' | 'guide';
 export type SessionTab = 'transcript' | 'timeline' | 'watchers';
@@ -12,6 +14,9 @@ interface UiState {
   focusedMessageId: number | null;
   paletteOpen: boolean;
   error: string | null;
+  /** Name, version, mode and data folder of the running app. */
+  app: AppInfo | null;
+  loadApp(): Promise<void>;
   openSession(key: string, tab?: SessionTab): void;
   focusMessage(id: number | null): void;
   setView(view: View): void;
@@ -28,6 +33,7 @@ const initial = {
   focusedMessageId: null as number | null,
   paletteOpen: false,
   error: null as string | null,
+  app: null as AppInfo | null,
 };
 
 export const useUi = create<UiState>()((set) => ({
@@ -39,5 +45,8 @@ export const useUi = create<UiState>()((set) => ({
   setTab: (tab) => set({ tab, view: 'session' }),
   setPalette: (paletteOpen) => set({ paletteOpen }),
   setError: (error) => set({ error }),
+  async loadApp() {
+    set({ app: await call('app:info', {}) });
+  },
   reset: () => set(initial),
 }));

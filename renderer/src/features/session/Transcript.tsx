@@ -4,19 +4,50 @@ import type { TranscriptMessage } from '../../../../shared/ipc';
 import { useSession } from '../../stores/session';
 import { useUi } from '../../stores/ui';
 import { time } from '../../lib/format';
+import { SessionName } from '../../components/SessionName';
+import { parseStructured, StructuredValue } from '../../components/Fields';
 
-function attribution(m: TranscriptMessage): { who: string; cls: string } {
-  if (m.role === 'system') return { who: 'System', cls: 'system' };
-  if (m.role === 'tool') return { who: `Tool result${m.toolName ? ` · ${m.toolName}` : ''}`, cls: 'tool' };
-  if (m.role === 'assistant') return { who: `Agent${m.actorId ? ` · ${m.actorId}` : ''}`, cls: 'agent' };
-  if (m.actorType === 'human') return { who: `Human${m.actorId ? ` · ${m.actorId}` : ''}`, cls: 'human' };
-  if (m.actorType === 'agent')
-    return { who: `Agent message${m.actorId ? ` from ${m.actorId}` : ''}`, cls: 'agent-in' };
-  return { who: 'System', cls: 'system' };
+/** Who wrote a message; session keys are shown by their label (the full key on hover). */
+function Attribution({ m }: { m: TranscriptMessage }) {
+  const from = (prefix: string) =>
+    m.actorId ? (
+      <>
+        {prefix}
+        <SessionName sessionKey={m.actorId} className="who-name" />
+      </>
+    ) : null;
+  if (m.role === 'system') return <>System</>;
+  if (m.role === 'tool') return <>Tool result{m.toolName ? ` · ${m.toolName}` : ''}</>;
+  if (m.role === 'assistant') return <>Agent{from(' · ')}</>;
+  if (m.actorType === 'human') return <>Human{m.actorId ? ` · ${m.actorId}` : ''}</>;
+  if (m.actorType === 'agent') return <>Agent message{from(' from ')}</>;
+  return <>System</>;
+}
+
+function actorClass(m: TranscriptMessage): string {
+  if (m.role === 'system') return 'system';
+  if (m.role === 'tool') return 'tool';
+  if (m.role === 'assistant') return 'agent';
+  if (m.actorType === 'human') return 'human';
+  if (m.actorType === 'agent') return 'agent-in';
+  return 'system';
+}
+
+/** A tool result's JSON as fields; plain text (and errors) as text. */
+function Body({ m }: { m: TranscriptMessage }) {
+  const structured = m.role === 'tool' ? parseStructured(m.text) : undefined;
+  if (structured) {
+    return (
+      <div className="tool-result" data-testid="tool-result-fields">
+        <StructuredValue value={structured} />
+      </div>
+    );
+  }
+  return m.text ? <div className="text">{m.text}</div> : null;
 }
 
 function Message({ m, focused }: { m: TranscriptMessage; focused: boolean }) {
-  const { who, cls } = attribution(m);
+  const cls = actorClass(m);
   return (
     <article
       className={`msg msg-${cls}${focused ? ' focused' : ''}`}
@@ -27,13 +58,20 @@ function Message({ m, focused }: { m: TranscriptMessage; focused: boolean }) {
       data-focused={focused ? 'true' : undefined}
     >
       <header>
-        <span className="who">{who}</span>
+        <span className="who">
+          <Attribution m={m} />
+        </span>
         <time className="muted small">{time(m.createdAt)}</time>
       </header>
-      {m.text && <div className="text">{m.text}</div>}
+      <Body m={m} />
       {m.toolCalls?.map((c) => (
         <div key={c.id} className="tool-call" data-testid="tool-call">
-          → {c.name} <code>{JSON.stringify(c.arguments)}</code>
+          <span className="tool-name">→ {c.name}</span>
+          {c.arguments !== null && typeof c.arguments === 'object' ? (
+            <StructuredValue value={c.arguments as Record<string, unknown>} />
+          ) : (
+            <code>{JSON.stringify(c.arguments)}</code>
+          )}
         </div>
       ))}
     </article>
@@ -125,7 +163,12 @@ export function Transcript() {
           stick.current = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_PX;
         }}
       >
-        {!loading && messages.length === 0 && <p className="muted pad">No messages yet.</p>}
+        {!loading && messages.length === 0 && (
+          <p className="muted pad" data-testid="transcript-empty">
+            No messages yet. Type below to send the first one as a human; if another session watches this one,
+            it will get one notice about your step-in.
+          </p>
+        )}
         <div className="transcript-rows" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((v) => {
             const m = messages[v.index]!;

@@ -1,10 +1,16 @@
-// The gateway's push events: services emit, transports (IPC, WebSocket) and tests listen.
+// The gateway's push events: services emit, transports (IPC, WebSocket) and tests listen. An event
+// emitted inside a transaction goes out after its commit (dropped on rollback), so a listener
+// never sees a change that is not in the database.
+import type { Transactions } from './db/transactions';
 import type { GatewayEvent, GatewayEvents, Logger } from './types';
 
 export class EventHub implements GatewayEvents {
   private readonly listeners = new Set<(event: GatewayEvent) => void>();
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly tx?: Pick<Transactions, 'active' | 'afterCommit'>,
+  ) {}
 
   on(listener: (event: GatewayEvent) => void): () => void {
     this.listeners.add(listener);
@@ -12,6 +18,11 @@ export class EventHub implements GatewayEvents {
   }
 
   emit = (event: GatewayEvent): void => {
+    if (this.tx?.active) this.tx.afterCommit(() => this.deliver(event));
+    else this.deliver(event);
+  };
+
+  private deliver(event: GatewayEvent): void {
     for (const l of this.listeners) {
       try {
         l(event);
@@ -20,7 +31,7 @@ export class EventHub implements GatewayEvents {
         this.logger.warn('events: listener failed', { type: event.type, error: String(err) });
       }
     }
-  };
+  }
 }
 
 export const consoleLogger: Logger = {

@@ -1,6 +1,8 @@
 // createGateway(): the composition root of the gateway. Plain Node; never imports Electron.
 import { isMainKey, parseSessionKey } from '../../shared/session-keys';
 import { openDatabase, type Db } from './db/open';
+import { createTransactions } from './db/transactions';
+import { realScheduler } from './scheduler';
 import { consoleLogger, EventHub } from './events';
 import { createSessionStore } from './sessions/store';
 import { createTranscriptStore, type TranscriptStore } from './sessions/transcripts';
@@ -16,6 +18,8 @@ import { createRuntime, type Runtime } from './runtime';
 import { createCatalog, resolveCatalogRoots, type CatalogService } from './catalog';
 
 export type * from './types';
+export { GatewayError } from './errors';
+export { realScheduler } from './scheduler';
 
 /** How often a gateway looks for notices committed by other gateways on the same database. */
 export const SHARED_POLL_MS = 1000;
@@ -46,10 +50,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     throw new Error('createGateway: dataDir is required');
   }
   const now = options.now ?? Date.now;
+  const scheduler = options.scheduler ?? realScheduler;
   const logger = options.logger ?? consoleLogger;
   const autoStart = options.autoStart ?? true;
   const db = openDatabase(options.dataDir);
-  const events = new EventHub(logger);
+  const tx = createTransactions(db, (err) =>
+    logger.warn('gateway: after-commit step failed', { error: String(err) }),
+  );
+  const events = new EventHub(logger, tx);
   const store = createSessionStore(db, now);
   const transcripts = createTranscriptStore(db, now);
   // The runtime is built after the state core it needs; callbacks below reach it late.
@@ -61,9 +69,19 @@ export function createGateway(options: GatewayOptions): Gateway {
   const waker = new HeartbeatWaker(
     now,
     (key) => isMainKey(key) || (late.runtime?.isMainSession(key) ?? false),
+    scheduler,
   );
   const sessionExists = (key: string) => store.get(key) !== undefined;
-  const state = createStateCore({ db, now, logger, queues, waker, sessionExists, emit: events.emit });
+  const state = createStateCore({
+    db,
+    now,
+    logger,
+    queues,
+    waker,
+    sessionExists,
+    emit: events.emit,
+    afterCommit: tx.afterCommit,
+  });
 
   const notices: Gateway['notices'] = {
     peek: (sessionKey) => queues.peek(parseSessionKey(sessionKey).key),
@@ -165,6 +183,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const runtime = createRuntime({
     db,
     now,
+    scheduler,
     logger,
     events,
     store,
@@ -180,21 +199,20 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   late.runtime = runtime;
 
-  let sharedPoll: ReturnType<typeof setInterval> | undefined;
+  let stopSharedPoll: (() => void) | undefined;
   // Start-up: re-queue pending notices from durable cursors, then prune (also without timers).
   state.sweep();
   if (autoStart) {
     waker.enableTimers(true);
     runtime.start();
     catalog.start();
-    sharedPoll = setInterval(() => {
+    stopSharedPoll = scheduler.every(SHARED_POLL_MS, () => {
       try {
         state.pollShared();
       } catch (err) {
         logger.warn('state: shared database poll failed', { error: String(err) });
       }
-    }, SHARED_POLL_MS);
-    sharedPoll.unref?.();
+    });
   }
 
   let closed = false;
@@ -218,7 +236,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (closed) return;
       closed = true;
       waker.enableTimers(false);
-      if (sharedPoll) clearInterval(sharedPoll);
+      stopSharedPoll?.();
       runtime.stop();
       catalog.stop();
       db.close();

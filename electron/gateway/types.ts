@@ -12,6 +12,9 @@ import type {
 
 export type { ActorType, ChangesSince, CursorPositions, EventKind, NoticeEntry, SessionInfo, StateEvent };
 
+import type { Scheduler } from './scheduler';
+export type { Scheduler };
+
 // The views the renderer also sees are defined once, in shared/ipc/types.ts.
 import type { CatalogEntry, CatalogProvider, GatewayEvent, ProviderId } from '../../shared/ipc/types';
 export type { CatalogEntry, CatalogProvider, GatewayEvent, ProviderId };
@@ -37,6 +40,12 @@ export interface CatalogRoots {
 export interface GatewayOptions {
   dataDir: string;
   now?: () => number;
+  /**
+   * Addition: runs every gateway timer (wake grace, heartbeats, wake coalescing, the shared
+   * database poll, run timeouts, the monitor cadence). Default: real timers. Tests pass a fake
+   * one that moves with their clock.
+   */
+  scheduler?: Scheduler;
   autoStart?: boolean;
   catalogRoots?: CatalogRoots;
   /** Addition: where log lines go (default: console). Never receives message content. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { noticeText } from '../../shared/session-keys';
 import type { GatewayEvent } from '../../electron/gateway/types';
-import { openTestGateway, until, type TestGateway } from '../helpers/gateway';
+import { openTestGateway, waitFor, type TestGateway } from '../helpers/gateway';
 
 const AGENT = path.resolve('test/fixtures/acp-agent/agent.mjs');
 let t: TestGateway;
@@ -48,13 +48,13 @@ describe('ACP children', () => {
       notified: first.sequence,
       material: first.sequence,
     });
-    await until(settled(key), 8000, 'stream run');
+    await waitFor(settled(key), 8000, 'stream run');
     expect(lastEvent(key)).toMatchObject({ kind: 'run_completed', summary: 'child run completed' });
     const roles = gw.transcripts.all(key).map((m) => m.role);
     expect(roles[0]).toBe('user');
     expect(roles).toContain('tool');
     expect(roles).toContain('assistant');
-    await until(
+    await waitFor(
       () => gw.transcripts.all('agent:main:main').some((m) => m.text.includes(`Worker ${key} completed.`)),
       5000,
       'announcement',
@@ -66,14 +66,14 @@ describe('ACP children', () => {
     const asked: GatewayEvent[] = [];
     gw.events.on((e) => e.type === 'acp:permission' && asked.push(e));
     const key = await spawn('permission');
-    await until(() => gw.acp.permissions.pending().length === 1, 8000, 'permission request');
+    await waitFor(() => gw.acp.permissions.pending().length === 1, 8000, 'permission request');
     const req = gw.acp.permissions.pending()[0]!;
     expect(req.sessionKey).toBe(key);
     expect(asked).toHaveLength(1);
     expect(() => gw.acp.permissions.respond(req.id, 'nope')).toThrow('Unknown permission option: nope');
     const allow = req.options.find((o) => o.kind === 'allow_once')!;
     expect(gw.acp.permissions.respond(req.id, allow.optionId)).toBe(true);
-    await until(settled(key), 8000, 'permission run');
+    await waitFor(settled(key), 8000, 'permission run');
     expect(
       gw.transcripts.all(key).some((m) => m.role === 'system' && m.text.startsWith('Permission "')),
     ).toBe(true);
@@ -86,10 +86,10 @@ describe('ACP children', () => {
     const slow = await spawn('hang', { timeoutSeconds: 1 });
     const crash = await spawn('crash');
     const garbage = await spawn('garbage');
-    await until(() => gw.runtime.sessionStatus(hang) === 'running', 8000, 'hang running');
+    await waitFor(() => gw.runtime.sessionStatus(hang) === 'running', 8000, 'hang running');
     await new Promise((r) => setTimeout(r, 200));
     expect(gw.runtime.cancel(hang)).toBe(true);
-    for (const k of [hang, slow, crash, garbage]) await until(settled(k), 10_000, `settle ${k}`);
+    for (const k of [hang, slow, crash, garbage]) await waitFor(settled(k), 10_000, `settle ${k}`);
     expect(lastEvent(hang)).toMatchObject({
       kind: 'run_failed',
       summary: 'child run cancelled',
@@ -116,7 +116,7 @@ describe('ACP children', () => {
   it('sends a human message to the child as a prompt and notifies the parent once', async () => {
     const gw = setup();
     const key = await spawn('answer first');
-    await until(settled(key), 8000, 'first run');
+    await waitFor(settled(key), 8000, 'first run');
     const v = gw.state.cursor('agent:main:main', key)!.lastSeen;
     await gw.human.send(key, 'answer again, with tests');
     const e = lastEvent(key)!;
@@ -126,7 +126,7 @@ describe('ACP children', () => {
       payload: { channel: 'acp' },
     });
     expect(gw.notices.peek('agent:main:main').map((n) => n.text)).toContain(noticeText(key, v));
-    await until(() => gw.runtime.runs(key).length === 2 && settled(key)(), 8000, 'second prompt');
+    await waitFor(() => gw.runtime.runs(key).length === 2 && settled(key)(), 8000, 'second prompt');
     expect(
       gw.transcripts
         .all(key)
@@ -149,12 +149,12 @@ describe('ACP children', () => {
       error: 'ACP agent command not found: no-such-acp-agent-xyz',
     });
     const key = await spawn('hang');
-    await until(() => gw.runtime.sessionStatus(key) === 'running', 8000, 'running');
+    await waitFor(() => gw.runtime.sessionStatus(key) === 'running', 8000, 'running');
     await new Promise((r) => setTimeout(r, 300));
     const pids = (await import('../../electron/gateway/runtime/acp')).liveAcpChildCount();
     expect(pids).toBe(1);
     gw.close();
     const { liveAcpChildCount } = await import('../../electron/gateway/runtime/acp');
-    await until(() => liveAcpChildCount() === 0, 5000, 'children gone');
+    await waitFor(() => liveAcpChildCount() === 0, 5000, 'children gone');
   });
 });

@@ -7,7 +7,8 @@ import { createGateway } from '../../electron/gateway/index';
 import { migrate, NewerDatabaseError, type Migration } from '../../electron/gateway/db/migrate';
 import { MIGRATIONS } from '../../electron/gateway/db/migrations';
 import { DB_FILE, openDatabase } from '../../electron/gateway/db/open';
-import { collectingLogger, makeTempDir, openHarness, type Harness } from '../state/helpers';
+import { tempDir } from '../helpers/temp';
+import { collectingLogger, openHarness, type Harness } from '../state/helpers';
 
 const dirs: string[] = [];
 const harnesses: Harness[] = [];
@@ -24,7 +25,7 @@ function harness(): Harness {
 
 describe('pragmas and tables', () => {
   it('opens one WAL database file in the data dir, creating the dir, with foreign keys on', () => {
-    const parent = makeTempDir();
+    const parent = tempDir();
     dirs.push(parent);
     const dataDir = path.join(parent, 'nested', 'data');
     const gw = createGateway({ dataDir, autoStart: false, now: () => 0, logger: collectingLogger() });

@@ -1,37 +1,15 @@
-// Test helpers: a gateway on its own temp data dir, a controllable clock, a collecting logger.
+// Test helpers: a gateway on its own temp data dir (with the shared clock, logger and polling
+// helpers re-exported, so a test imports from one place).
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { createGateway, type Gateway, type GatewayOptions } from '../../electron/gateway';
-import type { Logger, StateEvent } from '../../electron/gateway/types';
+import type { StateEvent } from '../../electron/gateway/types';
+import { collectingLogger } from './logger';
+import { tempDir } from './temp';
 
-export interface LogLine {
-  level: 'info' | 'warn' | 'error';
-  msg: string;
-  fields?: Record<string, unknown>;
-}
-
-export function collectingLogger(lines: LogLine[] = []): Logger & { lines: LogLine[] } {
-  return {
-    lines,
-    info: (msg, fields) => void lines.push({ level: 'info', msg, ...(fields ? { fields } : {}) }),
-    warn: (msg, fields) => void lines.push({ level: 'warn', msg, ...(fields ? { fields } : {}) }),
-    error: (msg, fields) => void lines.push({ level: 'error', msg, ...(fields ? { fields } : {}) }),
-  };
-}
-
-export class FakeClock {
-  constructor(public t = Date.UTC(2026, 11, 2, 12, 0, 0)) {}
-  now = (): number => this.t;
-  advance(ms: number): number {
-    this.t += ms;
-    return this.t;
-  }
-}
-
-export function tempDir(prefix = 'sightline-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-}
+export { FakeClock } from './clock';
+export { collectingLogger, type LogLine } from './logger';
+export { waitFor } from './poll';
+export { tempDir } from './temp';
 
 export interface TestGateway {
   gw: Gateway;
@@ -60,15 +38,6 @@ export function openTestGateway(opts: Partial<GatewayOptions> = {}): TestGateway
     },
   };
   return t;
-}
-
-/** Polls a condition with real time (the runtime's scripted workers sleep for real). */
-export async function until(cond: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 /** A spawn edge as the runtime makes it: the child session, then `child_spawned` seeding the parent's cursor. */

@@ -2,7 +2,7 @@
 // the coordinator reconciles with the right changesSince; cancelled and timed-out workers.
 import { afterEach, describe, expect, it } from 'vitest';
 import { noticeText } from '../../shared/session-keys';
-import { openTestGateway, until, type TestGateway, spawnEdge } from '../helpers/gateway';
+import { openTestGateway, waitFor, type TestGateway, spawnEdge } from '../helpers/gateway';
 
 let t: TestGateway;
 afterEach(() => t?.cleanup());
@@ -22,7 +22,7 @@ describe('coordinator, workers and a human intervention', () => {
       'agent:main:main',
       'Ship it: research the changes, draft the notes, review the draft',
     );
-    await until(
+    await waitFor(
       () => gw.sessions.list().filter((s) => s.parentKey === 'agent:main:main').length === 3,
       5000,
       'spawns',
@@ -33,7 +33,7 @@ describe('coordinator, workers and a human intervention', () => {
       expect(v).toBeGreaterThan(0);
       expect(gw.state.cursor('agent:main:main', w.key)).toEqual({ lastSeen: v, notified: v, material: v });
     }
-    await until(() => gw.runtime.sessionStatus('agent:main:main') === 'idle', 5000, 'coordinator idle');
+    await waitFor(() => gw.runtime.sessionStatus('agent:main:main') === 'idle', 5000, 'coordinator idle');
     const worker = workers[1]!;
     const seeded = gw.state.version(worker.key);
     wakes.length = 0;
@@ -49,7 +49,7 @@ describe('coordinator, workers and a human intervention', () => {
     expect(gw.notices.peek('agent:main:main').map((n) => n.text)).toEqual([noticeText(worker.key, seeded)]);
     expect(wakes).toEqual(['agent:main:main']);
     // The wake runs the coordinator's heartbeat turn (after the 1 s grace: timers are off here).
-    await until(
+    await waitFor(
       () => gw.transcripts.all('agent:main:main').some((m) => m.toolName === 'session_status'),
       5000,
       'reconcile',
@@ -63,7 +63,7 @@ describe('coordinator, workers and a human intervention', () => {
       const at = all.findIndex((m) => m.toolName === 'session_status');
       return all.slice(at + 1).some((m) => m.role === 'assistant');
     };
-    await until(replied, 5000, 'reply');
+    await waitFor(replied, 5000, 'reply');
     const reply = gw.transcripts
       .all('agent:main:main')
       .filter((m) => m.role === 'assistant')
@@ -100,10 +100,10 @@ describe('coordinator, workers and a human intervention', () => {
     const c = await spawn('Summarise the notes');
     const d = await spawn('Translate the notes [fail]');
     const key = (r: typeof a) => (r.ok ? (r.details as { childSessionKey: string }).childSessionKey : '');
-    await until(() => gw.runtime.sessionStatus(key(a)) === 'running', 2000, 'worker running');
+    await waitFor(() => gw.runtime.sessionStatus(key(a)) === 'running', 2000, 'worker running');
     expect(gw.runtime.cancel(key(a))).toBe(true);
-    await until(() => gw.runtime.sessionStatus(key(b)) === 'failed', 4000, 'timeout');
-    await until(
+    await waitFor(() => gw.runtime.sessionStatus(key(b)) === 'failed', 4000, 'timeout');
+    await waitFor(
       () => gw.runtime.sessionStatus(key(c)) === 'idle' && gw.runtime.sessionStatus(key(d)) === 'failed',
       4000,
       'done',
@@ -127,7 +127,7 @@ describe('coordinator, workers and a human intervention', () => {
     });
     // Log-only kinds: the parent's queue holds no stale-state notice for them.
     expect(gw.notices.peek('agent:main:main')).toEqual([]);
-    await until(
+    await waitFor(
       () => gw.transcripts.all('agent:main:main').filter((m) => m.role === 'assistant').length >= 1,
       4000,
       'announcements',

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../electron/gateway';
 import { noticeContextKey, noticeText } from '../../shared/session-keys';
-import { openTestGateway, until, type TestGateway } from '../helpers/gateway';
+import { openTestGateway, waitFor, type TestGateway } from '../helpers/gateway';
 import {
   OA_DONE,
   oaDelta,
@@ -312,7 +312,7 @@ describe('model providers that misbehave', () => {
     });
     expect(r.ok).toBe(true);
     const child = (r as { details: { childSessionKey: string } }).details.childSessionKey;
-    await until(() => gw.runtime.status(child)?.status === 'failed', 5_000, 'the timeout');
+    await waitFor(() => gw.runtime.status(child)?.status === 'failed', 5_000, 'the timeout');
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(990);
     expect(elapsed).toBeLessThan(4_000);

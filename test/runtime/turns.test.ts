@@ -1,7 +1,7 @@
 // Turns, compaction and the heartbeat.
 import { afterEach, describe, expect, it } from 'vitest';
 import { noticeContextKey, noticeText } from '../../shared/session-keys';
-import { openTestGateway, until, type TestGateway, spawnEdge } from '../helpers/gateway';
+import { openTestGateway, waitFor, type TestGateway, spawnEdge } from '../helpers/gateway';
 
 let t: TestGateway;
 afterEach(async () => {
@@ -36,7 +36,7 @@ describe('turns', () => {
     gw.agents.save({ id: 'main', providerSettings: { stepMs: '30', steps: '2' } });
     const r = await gw.tools.call('agent:main:main', 'sessions_spawn', { task: 'slow work' });
     const key = (r as { details: { childSessionKey: string } }).details.childSessionKey;
-    await until(() => gw.runtime.sessionStatus(key) === 'running', 2000, 'running');
+    await waitFor(() => gw.runtime.sessionStatus(key) === 'running', 2000, 'running');
     await gw.human.send(key, 'also check the tests');
     expect(gw.runtime.runs(key)).toHaveLength(1);
     await gw.runtime.idle();
@@ -81,7 +81,7 @@ describe('turns', () => {
     gw.events.on((e) => e.type === 'notice:queued' && queued.push(e.entry.text));
     await gw.human.send('agent:main:subagent:hb', 'change of plan');
     expect(queued).toEqual([noticeText('agent:main:subagent:hb', seed.sequence)]);
-    await until(
+    await waitFor(
       () => gw.transcripts.all('agent:main:main').some((m) => m.toolName === 'session_status'),
       3000,
       'woken turn',
@@ -103,7 +103,7 @@ describe('turns', () => {
     expect(gw.notices.peek('agent:main:main').map((n) => n.text)).toEqual([
       noticeText('agent:main:subagent:g', seed.sequence),
     ]);
-    await until(
+    await waitFor(
       () => gw.transcripts.all('agent:main:main').some((m) => m.toolName === 'session_status'),
       3000,
       'wake turn',

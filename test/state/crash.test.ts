@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
-import { makeTempDir, openHarness, type Harness } from './helpers';
+import { tempDir } from '../helpers/temp';
+import { openHarness, type Harness } from './helpers';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
@@ -42,7 +43,7 @@ function killMidWrite(dataDir: string): Promise<void> {
 }
 
 it('SIGKILL during appends leaves heads, events and cursors consistent', async () => {
-  dir = makeTempDir();
+  dir = tempDir();
   await killMidWrite(dir);
   h = openHarness({ dir });
   dir = undefined; // the harness removes it

@@ -1,39 +1,18 @@
-// Shared fixtures for the session-state suite: a gateway on its own temp data dir, a fake clock
-// and a logger that collects lines instead of printing them.
+// Shared fixtures for the session-state suite: a gateway on its own temp data dir whose clock
+// (and scheduler: nothing the gateway schedules runs unless a test ticks it) is a FakeClock.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { createGateway, type Gateway } from '../../electron/gateway/index';
-import type { Logger, RecordInput } from '../../electron/gateway/types';
+import type { RecordInput } from '../../electron/gateway/types';
+import { FakeClock } from '../helpers/clock';
+import { collectingLogger } from '../helpers/logger';
+import { tempDir } from '../helpers/temp';
+
+export { FakeClock } from '../helpers/clock';
+export { collectingLogger, type LogLine } from '../helpers/logger';
 
 export const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
 export const HOUR = 60 * 60 * 1000;
 export const DAY = 24 * HOUR;
-
-export interface LogLine {
-  level: 'info' | 'warn' | 'error';
-  msg: string;
-  fields?: Record<string, unknown>;
-}
-
-export class FakeClock {
-  constructor(public t: number = T0) {}
-  now = (): number => this.t;
-  advance(ms: number): number {
-    this.t += ms;
-    return this.t;
-  }
-}
-
-export function collectingLogger(): Logger & { lines: LogLine[] } {
-  const lines: LogLine[] = [];
-  return {
-    lines,
-    info: (msg, fields) => void lines.push({ level: 'info', msg, ...(fields ? { fields } : {}) }),
-    warn: (msg, fields) => void lines.push({ level: 'warn', msg, ...(fields ? { fields } : {}) }),
-    error: (msg, fields) => void lines.push({ level: 'error', msg, ...(fields ? { fields } : {}) }),
-  };
-}
 
 export interface Harness {
   gw: Gateway;
@@ -46,15 +25,12 @@ export interface Harness {
   dispose(): void;
 }
 
-export function makeTempDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-state-'));
-}
-
 export function openHarness(opts: { dir?: string; clock?: FakeClock } = {}): Harness {
-  const dir = opts.dir ?? makeTempDir();
-  const clock = opts.clock ?? new FakeClock();
+  const dir = opts.dir ?? tempDir('sightline-state-');
+  const clock = opts.clock ?? new FakeClock(T0);
   const logger = collectingLogger();
-  const open = () => createGateway({ dataDir: dir, now: clock.now, autoStart: false, logger });
+  const open = () =>
+    createGateway({ dataDir: dir, now: clock.now, scheduler: clock, autoStart: false, logger });
   const h: Harness = {
     gw: open(),
     dir,

@@ -1,6 +1,7 @@
 // The API handlers over a small in-memory gateway: envelopes, views, inbox, push batching.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiHandlers } from '../../electron/gateway/api/handlers';
+import { GatewayError } from '../../electron/gateway/errors';
 import { createMemoryDismissalStore } from '../../electron/gateway/api/dismissals';
 import { createPushBridge } from '../../electron/gateway/api/push-bridge';
 import type { GatewayApi } from '../../electron/gateway/api/gateway-api';
@@ -139,7 +140,7 @@ function fakeGateway() {
       profiles: {
         list: () => profiles,
         save: (p) => {
-          if (p.name === 'reserved') throw new Error('profile name is reserved');
+          if (p.name === 'reserved') throw new GatewayError('invalid_argument', 'profile name is reserved');
           profiles.push(p);
           return p;
         },
@@ -155,7 +156,7 @@ function fakeGateway() {
           const i = permissions.findIndex((p) => p.id === id);
           if (i < 0) return false;
           if (optionId !== undefined && !permissions[i]!.options.some((o) => o.optionId === optionId)) {
-            throw new Error(`Unknown permission option: ${optionId}`);
+            throw new GatewayError('invalid_argument', `Unknown permission option: ${optionId}`);
           }
           permissions.splice(i, 1);
           return true;

@@ -6,6 +6,7 @@ import type { Envelope, ErrorCode, ResultMap } from '../../../shared/ipc/contrac
 import { parseArgs, type ArgsParsed } from '../../../shared/ipc/schemas';
 import type { AppInfo, SessionView } from '../../../shared/ipc/types';
 import { normalizeSessionKey } from '../../../shared/session-keys';
+import { GatewayError } from '../errors';
 import type { SessionInfo } from '../types';
 import type { Actor, GatewayApi } from './gateway-api';
 import { createMemoryDismissalStore, type DismissalStore } from './dismissals';
@@ -14,15 +15,8 @@ import { searchSessions } from './search';
 import { catalogRootViews } from './catalog-roots';
 import { createPreferenceStore, type PreferenceStore } from './preferences';
 
-export class ApiError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
+/** The API's own refusals are the gateway's typed errors, mapped by type like the services'. */
+export { GatewayError as ApiError };
 
 export type Handler<C extends Channel> = (args: ArgsParsed<C>) => Promise<ResultMap[C]>;
 export type HandlerMap = { [C in Channel]: Handler<C> };
@@ -50,7 +44,7 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
   const session = (rawKey: string): SessionInfo => {
     const key = normalizeSessionKey(rawKey);
     const info = gw.sessions.get(key);
-    if (!info) throw new ApiError('not_found', `Unknown sessionKey: ${rawKey}`);
+    if (!info) throw new GatewayError('not_found', `Unknown sessionKey: ${rawKey}`);
     return info;
   };
   const view = (info: SessionInfo): SessionView => sessionView(gw, info, dismissals);
@@ -141,30 +135,13 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
     },
     'app:info': async () => opts.app,
     'acp:profiles:list': async () => gw.acp.profiles.list().map(profileView),
-    'acp:profiles:save': async ({ id, name, command, args, env, cwd }) => {
-      try {
-        return profileView(gw.acp.profiles.save({ id, name, command, args, env, ...(cwd ? { cwd } : {}) }));
-      } catch (err) {
-        // The profile store's own checks (the schema catches these first) are the caller's fault.
-        if (err instanceof Error && /^profile /.test(err.message)) {
-          throw new ApiError('invalid_argument', err.message);
-        }
-        throw err;
-      }
-    },
+    'acp:profiles:save': async ({ id, name, command, args, env, cwd }) =>
+      profileView(gw.acp.profiles.save({ id, name, command, args, env, ...(cwd ? { cwd } : {}) })),
     'acp:profiles:remove': async ({ id }) => ({ removed: gw.acp.profiles.remove(id) }),
     'acp:permissions:list': async () => gw.acp.permissions.pending(),
     'acp:permissions:respond': async ({ requestId, optionId }) => {
-      let resolved: boolean;
-      try {
-        resolved = gw.acp.permissions.respond(requestId, optionId);
-      } catch (err) {
-        if (err instanceof Error && /^Unknown permission option/.test(err.message)) {
-          throw new ApiError('invalid_argument', err.message);
-        }
-        throw err;
-      }
-      if (!resolved) throw new ApiError('not_found', `Unknown permission request: ${requestId}`);
+      const resolved = gw.acp.permissions.respond(requestId, optionId);
+      if (!resolved) throw new GatewayError('not_found', `Unknown permission request: ${requestId}`);
       return { resolved: true };
     },
   };
@@ -189,9 +166,11 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
   return { handlers, dispatch };
 }
 
+/** Typed errors keep their code; anything else is an internal failure. */
 function toIpcError(err: unknown): { code: ErrorCode; message: string } {
-  if (err instanceof ApiError) return { code: err.code, message: err.message };
+  if (err instanceof GatewayError) return { code: err.code, message: err.message };
   const message = err instanceof Error ? err.message : String(err);
-  if (/^Unknown (sessionKey|agent|thread|catalog)/i.test(message)) return { code: 'not_found', message };
+  // Until the catalog throws typed errors (its adopt and continue refusals); then this line goes.
+  if (/^Unknown (sessionKey|thread|catalog)/i.test(message)) return { code: 'not_found', message };
   return { code: 'internal', message };
 }

@@ -1,5 +1,6 @@
 // ACP agent profiles (settings): name, command, arguments, environment, working directory.
 import type { Db } from '../db/open';
+import { invalidArgument } from '../errors';
 import type { AcpProfileConfig } from '../types';
 
 interface ProfileDbRow {
@@ -42,14 +43,15 @@ export function createAcpProfileStore(db: Db, now: () => number) {
     },
     save(p: AcpProfileConfig): AcpProfileConfig {
       if (!p || typeof p.id !== 'string' || !ID_RE.test(p.id))
-        throw new Error('profile id must match [a-z0-9][a-z0-9_-]{0,63}');
-      if (typeof p.name !== 'string' || !p.name.trim()) throw new Error('profile name is required');
-      if (typeof p.command !== 'string' || !p.command.trim()) throw new Error('profile command is required');
+        throw invalidArgument('profile id must match [a-z0-9][a-z0-9_-]{0,63}');
+      if (typeof p.name !== 'string' || !p.name.trim()) throw invalidArgument('profile name is required');
+      if (typeof p.command !== 'string' || !p.command.trim())
+        throw invalidArgument('profile command is required');
       if (!Array.isArray(p.args) || p.args.some((a) => typeof a !== 'string'))
-        throw new Error('profile args must be strings');
+        throw invalidArgument('profile args must be strings');
       const env = p.env ?? {};
       if (Object.values(env).some((v) => typeof v !== 'string'))
-        throw new Error('profile env values must be strings');
+        throw invalidArgument('profile env values must be strings');
       s.upsert.run(
         p.id,
         p.name.trim(),

@@ -8,6 +8,7 @@ import { parseSessionKey } from '../../../shared/session-keys';
 import type { SessionStore } from '../sessions/store';
 import type { TranscriptStore } from '../sessions/transcripts';
 import type { StateCore } from '../state/session-state';
+import { invalidArgument } from '../errors';
 import { ToolError } from '../tools/registry';
 import type { AcpProfileConfig, GatewayEvent, Logger, PermissionRequestView, RunInfo } from '../types';
 import {
@@ -276,7 +277,7 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
         const p = pending.get(requestId);
         if (!p) return false;
         if (optionId !== undefined && !p.view.options.some((o) => o.optionId === optionId)) {
-          throw new Error(`Unknown permission option: ${optionId}`);
+          throw invalidArgument(`Unknown permission option: ${optionId}`);
         }
         const reject = p.view.options.find((o) => o.kind === 'reject_once')?.optionId;
         p.settle(optionId ?? reject);

@@ -2,6 +2,7 @@
 // parent is a producer watcher, so it hears about its child's goal changes.
 import type { ActorType } from '../../../shared/domain';
 import type { Db } from '../db/open';
+import { notFound } from '../errors';
 import type { SessionStore } from '../sessions/store';
 import type { StateCore } from '../state/session-state';
 import type { Goal, GoalStatus } from '../types';
@@ -47,7 +48,7 @@ export function createGoals(deps: { db: Db; now: () => number; state: StateCore;
       return r ? { objective: r.objective, status: r.status, updatedAt: r.updated_at } : undefined;
     },
     set(sessionKey: string, input: { objective?: string; status?: GoalStatus }, actor: GoalActor): Goal {
-      if (!store.get(sessionKey)) throw new Error(`Unknown sessionKey: ${sessionKey}`);
+      if (!store.get(sessionKey)) throw notFound(`Unknown sessionKey: ${sessionKey}`);
       if (input.objective !== undefined) {
         if (typeof input.objective !== 'string' || input.objective.trim().length === 0) {
           throw new Error('objective must be a non-empty string');

@@ -5,10 +5,12 @@ import type { EventHub } from '../events';
 import type { SessionStore } from '../sessions/store';
 import type { TranscriptStore } from '../sessions/transcripts';
 import type { StateCore } from '../state/session-state';
+import type { Scheduler } from '../scheduler';
 import type { HeartbeatWaker } from '../state/waker';
 import type { ToolRegistry } from '../tools/registry';
 import type { AgentConfig, Logger, NoticeQueue, RunInfo, RunStatus, Sessions } from '../types';
 import path from 'node:path';
+import { notFound } from '../errors';
 import { createAcpProfileStore } from './acp-profiles';
 import { createAcpSessions } from './acp-sessions';
 import { agentTools, MESSAGE_MAX_CHARS } from './agent-tools';
@@ -26,6 +28,7 @@ import { TurnEngine, type SpawnInfo } from './turns';
 export interface RuntimeDeps {
   db: Db;
   now: () => number;
+  scheduler: Scheduler;
   logger: Logger;
   events: EventHub;
   store: SessionStore;
@@ -60,13 +63,13 @@ const OUTCOME_SUMMARY = {
 } as const;
 
 export function createRuntime(deps: RuntimeDeps) {
-  const { db, now, logger, events, store, transcripts, state, waker } = deps;
+  const { db, now, scheduler, logger, events, store, transcripts, state, waker } = deps;
   const emit = events.emit;
   const agents = createAgentStore(db, now);
   const runs = createRunStore(db);
   const goals = createGoals({ db, now, state, store });
   const providers = new Map<string, { settings: string; provider: ModelProvider }>();
-  const timers: ReturnType<typeof setInterval>[] = [];
+  const timers: (() => void)[] = [];
 
   const providerFor = (agent: AgentConfig): ModelProvider => {
     const key = `${agent.provider}:${JSON.stringify(agent.providerSettings)}`;
@@ -108,6 +111,7 @@ export function createRuntime(deps: RuntimeDeps) {
 
   const engine: TurnEngine = new TurnEngine({
     now,
+    scheduler,
     logger,
     emit,
     store,
@@ -160,7 +164,7 @@ export function createRuntime(deps: RuntimeDeps) {
       if (text.length > MESSAGE_MAX_CHARS)
         throw new Error(`text must be at most ${MESSAGE_MAX_CHARS} characters`);
       const session = store.get(sessionKey);
-      if (!session) throw new Error(`Unknown sessionKey: ${sessionKey}`);
+      if (!session) throw notFound(`Unknown sessionKey: ${sessionKey}`);
       if (opts.channel !== undefined && typeof opts.channel !== 'string')
         throw new Error('channel must be a string');
       const external = await deps.deliverExternal?.(session.key, text, { type: 'human', id: 'local-user' });
@@ -243,16 +247,15 @@ export function createRuntime(deps: RuntimeDeps) {
   // A wake runs the main session's heartbeat turn at once. Without timers (autoStart false, as
   // tests and scripts drive the gateway) it runs after a short grace instead, so that a caller
   // can still look at the queued notice right after the action that queued it.
-  const wakeTimers = new Set<ReturnType<typeof setTimeout>>();
+  const wakeTimers = new Set<() => void>();
   const unsubscribeWake = waker.onWake((key) => {
     if (!store.get(key) || isSubagentKey(key)) return;
     if (deps.autoStart) return void engine.enqueue(key, { kind: 'heartbeat' });
-    const t = setTimeout(() => {
-      wakeTimers.delete(t);
+    const cancel = scheduler.after(WAKE_TURN_GRACE_MS, () => {
+      wakeTimers.delete(cancel);
       void engine.enqueue(key, { kind: 'heartbeat' });
-    }, WAKE_TURN_GRACE_MS);
-    t.unref?.();
-    wakeTimers.add(t);
+    });
+    wakeTimers.add(cancel);
   });
 
   return {
@@ -304,8 +307,8 @@ export function createRuntime(deps: RuntimeDeps) {
       restartHeartbeats();
     },
     stop() {
-      for (const t of timers.splice(0)) clearInterval(t);
-      for (const t of wakeTimers) clearTimeout(t);
+      for (const cancel of timers.splice(0)) cancel();
+      for (const cancel of wakeTimers) cancel();
       wakeTimers.clear();
       unsubscribeWake();
       engine.stop();
@@ -314,13 +317,11 @@ export function createRuntime(deps: RuntimeDeps) {
   };
 
   function restartHeartbeats() {
-    for (const t of timers.splice(0)) clearInterval(t);
+    for (const cancel of timers.splice(0)) cancel();
     for (const agent of agents.list()) {
       if (agent.heartbeatSeconds <= 0) continue;
       const key = agent.mainKey || mainKeyFor(agent.id);
-      const t = setInterval(() => waker.request(key, 'heartbeat'), agent.heartbeatSeconds * 1000);
-      t.unref?.();
-      timers.push(t);
+      timers.push(scheduler.every(agent.heartbeatSeconds * 1000, () => waker.request(key, 'heartbeat')));
     }
   }
 }

@@ -3,6 +3,7 @@
 // transcript, the drained lines as system events and the tools, and loops over tool calls.
 import { randomUUID } from 'node:crypto';
 import { isSubagentKey, parseSessionKey } from '../../../shared/session-keys';
+import type { Scheduler } from '../scheduler';
 import type { SessionStore } from '../sessions/store';
 import type { TranscriptStore } from '../sessions/transcripts';
 import type { ToolRegistry } from '../tools/registry';
@@ -39,6 +40,7 @@ interface Loop {
 
 export interface TurnEngineDeps {
   now: () => number;
+  scheduler: Scheduler;
   logger: Logger;
   emit: (e: GatewayEvent) => void;
   store: SessionStore;
@@ -163,8 +165,8 @@ export class TurnEngine {
     run.startedAt = deps.now();
     loop.run = run;
     const signal = loop.abort!.signal;
-    const timer = spawn?.timeoutMs
-      ? setTimeout(() => this.cancel(key, 'timeout'), spawn.timeoutMs)
+    const cancelTimeout = spawn?.timeoutMs
+      ? deps.scheduler.after(spawn.timeoutMs, () => this.cancel(key, 'timeout'))
       : undefined;
     deps.runs.save(run);
     deps.emit({ type: 'run:changed', run: { ...run } });
@@ -194,7 +196,7 @@ export class TurnEngine {
         deps.logger.warn('runtime: run failed', { sessionKey: key, runId, error: errorKind(err) });
       }
     } finally {
-      if (timer) clearTimeout(timer);
+      cancelTimeout?.();
     }
     // After close() the database is gone: a turn cut short by stop() writes nothing more.
     if (this.stopped) return finish({ run });

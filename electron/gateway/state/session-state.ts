@@ -37,6 +37,8 @@ export interface StateCoreDeps {
   /** Whether a watcher session still exists (the sweep re-queues only for those). */
   sessionExists: (key: string) => boolean;
   emit: (event: GatewayEvent) => void;
+  /** Runs after the outermost commit when called inside a service's transaction (else now). */
+  afterCommit: (fn: () => void) => void;
 }
 
 export interface StateCore extends SessionState {
@@ -75,7 +77,7 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
          OR EXISTS (SELECT 1 FROM session_watch_cursors WHERE target_key = ?) AS gate`,
   );
 
-  const deliver = (notices: PendingNotice[]) => {
+  const enqueueNotices = (notices: PendingNotice[]) => {
     for (const n of notices) {
       const entry: NoticeEntry = {
         text: noticeText(n.target, n.changesSince),
@@ -85,6 +87,10 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
       // A missed or deduplicated entry still asks for a wake: the watcher has something pending.
       waker.request(n.watcher, 'notice');
     }
+  };
+  // Notices name committed versions only: inside a service's transaction they wait for its commit.
+  const deliver = (notices: PendingNotice[]) => {
+    if (notices.length > 0) deps.afterCommit(() => enqueueNotices(notices));
   };
 
   const appendTx = db.transaction((r: NormalisedRecord) => {

@@ -1,19 +1,22 @@
 // Heartbeat wake requests for main-session watchers. Wakes for the same watcher coalesce within
 // 20 s; a request inside the window is not lost: it becomes one trailing wake when the window ends
 // (only while timers run, i.e. autoStart).
+import type { Cancel, Scheduler } from '../scheduler';
+
 export const WAKE_COALESCE_MS = 20_000;
 
 export type WakeReason = 'notice' | 'heartbeat';
 
 export class HeartbeatWaker {
   private readonly lastWake = new Map<string, number>();
-  private readonly trailing = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly trailing = new Map<string, Cancel>();
   private readonly listeners = new Set<(sessionKey: string, reason: WakeReason) => void>();
   private timersEnabled = false;
 
   constructor(
     private readonly now: () => number,
     private readonly isMainSession: (key: string) => boolean,
+    private readonly scheduler: Scheduler,
   ) {}
 
   onWake(listener: (sessionKey: string, reason: WakeReason) => void): () => void {
@@ -24,7 +27,7 @@ export class HeartbeatWaker {
   enableTimers(on: boolean): void {
     this.timersEnabled = on;
     if (!on) {
-      for (const t of this.trailing.values()) clearTimeout(t);
+      for (const cancel of this.trailing.values()) cancel();
       this.trailing.clear();
     }
   }
@@ -49,8 +52,7 @@ export class HeartbeatWaker {
 
   forget(sessionKey: string): void {
     this.lastWake.delete(sessionKey);
-    const t = this.trailing.get(sessionKey);
-    if (t) clearTimeout(t);
+    this.trailing.get(sessionKey)?.();
     this.trailing.delete(sessionKey);
   }
 
@@ -61,11 +63,10 @@ export class HeartbeatWaker {
 
   private scheduleTrailing(sessionKey: string, delayMs: number, reason: WakeReason): void {
     if (!this.timersEnabled || this.trailing.has(sessionKey)) return;
-    const timer = setTimeout(() => {
+    const cancel = this.scheduler.after(delayMs, () => {
       this.trailing.delete(sessionKey);
       this.fire(sessionKey, reason, this.now());
-    }, delayMs);
-    timer.unref?.();
-    this.trailing.set(sessionKey, timer);
+    });
+    this.trailing.set(sessionKey, cancel);
   }
 }

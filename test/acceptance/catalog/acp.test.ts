@@ -11,7 +11,7 @@ import {
   noticeText,
   ofKind,
   pidsWith,
-  until,
+  waitFor,
   type Env,
   type Gw,
 } from './helpers';
@@ -30,7 +30,7 @@ beforeEach(() => {
 afterEach(async () => {
   env.cleanup();
   // never leave a fixture agent behind, whatever the test did
-  await until(() => pidsWith(marker).length === 0, 5000).catch(() => {
+  await waitFor(() => pidsWith(marker).length === 0, 5000).catch(() => {
     for (const pid of pidsWith(marker)) process.kill(pid, 'SIGKILL');
   });
 });
@@ -65,13 +65,6 @@ async function history(gw: Gw, key: string): Promise<{ role: string; text: strin
   const r = await gw.tools.call(MAIN, 'sessions_history', { sessionKey: key });
   return r.ok ? ((r.details as { messages?: { role: string; text: string }[] }).messages ?? []) : [];
 }
-async function untilAsync(fn: () => Promise<boolean>, ms: number) {
-  const end = Date.now() + ms;
-  while (!(await fn())) {
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const ended = (gw: Gw, key: string) =>
   events(gw, key).filter((e) => e.kind === 'run_completed' || e.kind === 'run_failed');
@@ -86,7 +79,7 @@ describe('ACP children', () => {
     expect(spawned[0]).toMatchObject({ actorType: 'agent', actorId: MAIN, summary: 'child session spawned' });
     const seq = spawned[0].sequence;
     expect(gw.state.cursor(MAIN, key)).toEqual({ lastSeen: seq, notified: seq, material: seq });
-    const end = await until(() => ended(gw, key)[0]);
+    const end = await waitFor(() => ended(gw, key)[0]);
     expect(end).toMatchObject({ kind: 'run_completed', summary: 'child run completed' });
     expect(events(gw, key)[0].kind).toBe('child_spawned');
     expect(end.sequence).toBeGreaterThan(seq);
@@ -104,7 +97,7 @@ describe('ACP children', () => {
   it('a crashing agent → run_failed {outcome: error}, "child run failed"', async () => {
     const gw = open();
     const { key } = await spawn(gw, 'crash now');
-    const end = await until(() => ended(gw, key)[0]);
+    const end = await waitFor(() => ended(gw, key)[0]);
     expect(end).toMatchObject({ kind: 'run_failed', summary: 'child run failed' });
     expect(end.payload?.outcome).toBe('error');
   });
@@ -112,7 +105,7 @@ describe('ACP children', () => {
   it('an agent request error → run_failed {outcome: error}', async () => {
     const gw = open();
     const { key } = await spawn(gw, 'fail please');
-    const end = await until(() => ended(gw, key)[0]);
+    const end = await waitFor(() => ended(gw, key)[0]);
     expect(end).toMatchObject({
       kind: 'run_failed',
       summary: 'child run failed',
@@ -123,7 +116,7 @@ describe('ACP children', () => {
   it('a hanging agent past its timeout → run_failed {outcome: timeout}, "child run timed out"', async () => {
     const gw = open();
     const { key } = await spawn(gw, 'hang here', { timeoutSeconds: 1 });
-    const end = await until(() => ended(gw, key)[0], 6000);
+    const end = await waitFor(() => ended(gw, key)[0], 6000);
     expect(end).toMatchObject({
       kind: 'run_failed',
       summary: 'child run timed out',
@@ -136,7 +129,7 @@ describe('ACP children', () => {
     const { key } = await spawn(gw, 'hang until cancelled');
     await new Promise((r) => setTimeout(r, 300));
     await gw.runtime.cancel(key);
-    const end = await until(() => ended(gw, key)[0], 6000);
+    const end = await waitFor(() => ended(gw, key)[0], 6000);
     expect(end).toMatchObject({
       kind: 'run_failed',
       summary: 'child run cancelled',
@@ -147,7 +140,7 @@ describe('ACP children', () => {
   it('a human message to the ACP child → human_direct_message via acp, one notice for the parent', async () => {
     const gw = open();
     const { key } = await spawn(gw, 'answer first');
-    await until(() => ended(gw, key)[0]);
+    await waitFor(() => ended(gw, key)[0]);
     const L = gw.state.cursor(MAIN, key)!.lastSeen;
     gw.notices.drain(MAIN);
     await gw.human.send(key, 'answer from the person', { channel: 'acp' });
@@ -157,7 +150,7 @@ describe('ACP children', () => {
     const mine = gw.notices.peek(MAIN).filter((n) => n.contextKey === contextKeyFor(key));
     expect(mine).toEqual([{ text: noticeText(key, L), contextKey: contextKeyFor(key) }]);
     // the human turn runs in the child (a human turn is not a "child run": no second run_* event is required)
-    await untilAsync(
+    await waitFor(
       () => history(gw, key).then((m) => m.some((x) => x.text === 'You said: answer from the person')),
       8000,
     );
@@ -166,7 +159,7 @@ describe('ACP children', () => {
   it('human.send without a channel on an ACP child records channel acp (issue 6 wording)', async () => {
     const gw = open();
     const { key } = await spawn(gw, 'answer first');
-    await until(() => ended(gw, key)[0]);
+    await waitFor(() => ended(gw, key)[0]);
     await gw.human.send(key, 'answer again');
     const h = ofKind(gw, key, 'human_direct_message');
     expect(h).toHaveLength(1);
@@ -179,7 +172,7 @@ describe('ACP children', () => {
     for (const task of ['refuse this', 'garbage out', 'stream it', 'slow one'])
       kids.push({ task, ...(await spawn(gw, task, { timeoutSeconds: 2 })) });
     for (const k of kids) {
-      await until(() => ended(gw, k.key).length > 0, 6000);
+      await waitFor(() => ended(gw, k.key).length > 0, 6000);
       await new Promise((r) => setTimeout(r, 50));
       const e = ended(gw, k.key);
       expect(e, k.task).toHaveLength(1);
@@ -194,18 +187,18 @@ describe('ACP children', () => {
     const gw = open({ ACP_FIXTURE_STUBBORN: '1' });
     await spawn(gw, 'hang a');
     await spawn(gw, 'answer b');
-    await until(() => pidsWith(marker).length >= 1);
+    await waitFor(() => pidsWith(marker).length >= 1);
     gw.close();
     const t = Date.now();
-    await until(() => pidsWith(marker).length === 0, 5000);
+    await waitFor(() => pidsWith(marker).length === 0, 5000);
     expect(Date.now() - t).toBeLessThan(5000);
   });
 
   it('no leftover agent processes after close() for finished runs', async () => {
     const gw = open();
     const { key } = await spawn(gw, 'answer done');
-    await until(() => ended(gw, key)[0]);
+    await waitFor(() => ended(gw, key)[0]);
     gw.close();
-    await until(() => pidsWith(marker).length === 0, 3000);
+    await waitFor(() => pidsWith(marker).length === 0, 3000);
   });
 });

@@ -431,12 +431,4 @@ export function pidsWith(marker: string): number[] {
   return out;
 }
 
-export async function until<T>(fn: () => T | undefined | false, ms = 8000, step = 25): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms`);
-    await new Promise((r) => setTimeout(r, step));
-  }
-}
+export { waitFor } from '../../helpers/poll';

@@ -107,24 +107,7 @@ export function logEvent(
   } as unknown as Parameters<GW['state']['record']>[0]);
 }
 
-export async function waitFor<T>(fn: () => T | Promise<T>, timeoutMs = 10_000, stepMs = 50): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v;
-      last = v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > end)
-      throw new Error(
-        `waitFor timed out; last=${last instanceof Error ? last.message : JSON.stringify(last)}`,
-      );
-    await new Promise((r) => setTimeout(r, stepMs));
-  }
-}
+export { waitFor } from '../../helpers/poll';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

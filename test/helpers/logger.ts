@@ -1,0 +1,17 @@
+// A logger that collects lines instead of printing them.
+import type { Logger } from '../../electron/gateway/types';
+
+export interface LogLine {
+  level: 'info' | 'warn' | 'error';
+  msg: string;
+  fields?: Record<string, unknown>;
+}
+
+export function collectingLogger(lines: LogLine[] = []): Logger & { lines: LogLine[] } {
+  return {
+    lines,
+    info: (msg, fields) => void lines.push({ level: 'info', msg, ...(fields ? { fields } : {}) }),
+    warn: (msg, fields) => void lines.push({ level: 'warn', msg, ...(fields ? { fields } : {}) }),
+    error: (msg, fields) => void lines.push({ level: 'error', msg, ...(fields ? { fields } : {}) }),
+  };
+}

@@ -9,7 +9,8 @@ import { migrate } from '../../electron/gateway/db/migrate';
 import { MIGRATIONS } from '../../electron/gateway/db/migrations';
 import { createTranscriptStore, ftsQuery } from '../../electron/gateway/sessions/transcripts';
 import { SEARCH_MARK, type SearchResult } from '../../shared/ipc';
-import { makeTempDir, openHarness, type Harness } from '../state/helpers';
+import { openHarness, type Harness } from '../state/helpers';
+import { tempDir } from '../helpers/temp';
 
 const harnesses: Harness[] = [];
 const dirs: string[] = [];
@@ -71,7 +72,7 @@ describe('the transcript index', () => {
   });
 
   it('indexes the messages written before the migration', () => {
-    const dir = makeTempDir();
+    const dir = tempDir();
     dirs.push(dir);
     const db = new Database(`${dir}/old.db`);
     migrate(db, MIGRATIONS.slice(0, 4));

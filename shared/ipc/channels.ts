@@ -17,6 +17,7 @@ export const CHANNELS = {
   catalogAdopt: 'catalog:adopt',
   catalogRoots: 'catalog:roots',
   demoStart: 'demo:start',
+  demoReset: 'demo:reset',
   searchQuery: 'search:query',
   prefsGet: 'prefs:get',
   prefsSet: 'prefs:set',

@@ -37,6 +37,7 @@ export interface ResultMap {
   'catalog:adopt': SessionView;
   'catalog:roots': CatalogRootView[];
   'demo:start': DemoFleet;
+  'demo:reset': DemoFleet;
   'search:query': SearchResult;
   'prefs:get': Preferences;
   'prefs:set': Preferences;

@@ -122,6 +122,7 @@ export const SCHEMAS = {
   }),
   'catalog:roots': empty,
   'demo:start': empty,
+  'demo:reset': empty,
   'search:query': z.strictObject({
     query: nonEmpty('query', LIMITS.searchQuery),
     limit: clampLimit(LIMITS.searchMessages.default, LIMITS.searchMessages.max),

@@ -191,6 +191,48 @@ describe('search across sessions', () => {
     await byTestId('search-input').fill('qqqzzz');
     await byTestId('search-empty').waitFor();
     expect(await byTestId('search-empty').textContent()).toBe('No matches for “qqqzzz”.');
+    // The palette offers its words as a search when no command has that name.
+    await page.keyboard.press('Control+k');
+    await byTestId('palette-input').fill('blue-green');
+    const items = byTestId('palette-item');
+    expect(await items.allTextContents()).toEqual(['Search sessions and transcripts for “blue-green”f']);
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="search"][data-ready="true"]').waitFor();
+    expect(await byTestId('search-input').inputValue()).toBe('blue-green');
+    expect(await byTestId('search-group').count()).toBe(1);
+    expect(browser.errors).toEqual([]);
+  });
+});
+
+describe('the demo', () => {
+  it('starts from "How Sightline works" and can be reset to a fresh one', async () => {
+    await page.keyboard.press('?');
+    await byTestId('guide-demo').click();
+    await page
+      .locator('[data-testid="session-pane"][data-session-key="agent:demo:main"]')
+      .waitFor({ timeout: 15_000 });
+    const workers = () =>
+      app.gateway.sessions
+        .list()
+        .filter((s) => s.parentKey === 'agent:demo:main')
+        .map((s) => s.key)
+        .sort();
+    const before = workers();
+    expect(before).toHaveLength(3);
+    await page.keyboard.press('?');
+    await byTestId('guide-demo-reset').waitFor();
+    page.once('dialog', (d) => void d.accept());
+    await page.keyboard.press('Control+k');
+    await byTestId('palette-input').fill('reset the demo');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => workers().length === 3 && workers().every((k) => !before.includes(k)), { timeout: 15_000 })
+      .toBe(true);
+    for (const k of before)
+      await expect
+        .poll(() => page.locator(`[data-testid="session-row"][data-session-key="${k}"]`).count())
+        .toBe(0);
+    await page.locator('[data-testid="session-pane"][data-session-key="agent:demo:main"]').waitFor();
     expect(browser.errors).toEqual([]);
   });
 });

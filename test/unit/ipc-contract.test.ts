@@ -47,6 +47,7 @@ describe('IPC contract types', () => {
       'catalog:adopt',
       'catalog:list',
       'catalog:roots',
+      'demo:reset',
       'demo:start',
       'fleet:snapshot',
       'goals:clear',
@@ -128,6 +129,7 @@ describe('IPC contract types', () => {
     expectTypeOf<ArgsOf<'search:query'>>().toEqualTypeOf<{ query: string; limit?: number | undefined }>();
     expectTypeOf<ArgsOf<'prefs:get'>>().toEqualTypeOf<Empty>();
     expectTypeOf<ArgsOf<'catalog:roots'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ArgsOf<'demo:reset'>>().toEqualTypeOf<Empty>();
     expectTypeOf<ArgsOf<'acp:permissions:respond'>>().toEqualTypeOf<{
       requestId: string;
       optionId?: string | undefined;
@@ -149,6 +151,7 @@ describe('IPC contract types', () => {
     expectTypeOf<ResultOf<'catalog:list'>>().toEqualTypeOf<CatalogEntry[]>();
     expectTypeOf<ResultOf<'catalog:adopt'>>().toEqualTypeOf<SessionView>();
     expectTypeOf<ResultOf<'demo:start'>>().toEqualTypeOf<DemoFleet>();
+    expectTypeOf<ResultOf<'demo:reset'>>().toEqualTypeOf<DemoFleet>();
     expectTypeOf<ResultOf<'search:query'>>().toEqualTypeOf<SearchResult>();
     expectTypeOf<ResultOf<'prefs:get'>>().toEqualTypeOf<Preferences>();
     expectTypeOf<ResultOf<'catalog:roots'>>().toEqualTypeOf<CatalogRootView[]>();

@@ -135,6 +135,7 @@ function fakeGateway() {
       }),
       cancel: () => false,
       startDemo: async () => ({ coordinatorKey: 'agent:demo:main', workerKeys: [] }),
+      resetDemo: async () => ({ coordinatorKey: 'agent:demo:main', workerKeys: [] }),
     },
     acp: {
       profiles: {

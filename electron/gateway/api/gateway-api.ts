@@ -78,6 +78,8 @@ export interface GatewayApi {
     tokens(sessionKey: string): { input: number; output: number };
     cancel(sessionKey: string): boolean;
     startDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }>;
+    /** Deletes the demo's sessions and starts it again. */
+    resetDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }>;
   };
   acp: {
     profiles: {

@@ -112,6 +112,7 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
     'catalog:adopt': async ({ provider, threadId }) => view(gw.catalog.adopt({ provider, threadId })),
     'catalog:roots': async () => catalogRootViews(gw.catalogRoots),
     'demo:start': async () => gw.runtime.startDemo(),
+    'demo:reset': async () => gw.runtime.resetDemo(),
     'search:query': async ({ query, limit }) => searchSessions(gw, query, limit),
     'prefs:get': async () => preferences.get(),
     'prefs:set': async (patch) => preferences.set(patch, now()),

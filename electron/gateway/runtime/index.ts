@@ -16,7 +16,7 @@ import { createAcpSessions } from './acp-sessions';
 import { agentTools, MESSAGE_MAX_CHARS } from './agent-tools';
 import { createAgentStore } from './agents';
 import { compactIfNeeded } from './compaction';
-import { startDemo } from './demo';
+import { resetDemo, startDemo } from './demo';
 import { createGoals, type GoalActor } from './goals';
 import { createProvider } from './providers';
 import { createScriptedProvider } from './providers/scripted';
@@ -223,6 +223,7 @@ export function createRuntime(deps: RuntimeDeps) {
     heartbeat: (sessionKey: string) => engine.enqueue(parseSessionKey(sessionKey).key, { kind: 'heartbeat' }),
     tokens: (sessionKey: string) => runs.totals(parseSessionKey(sessionKey).key),
     startDemo: () => startDemo({ agents, sessions: deps.sessions, goals, human, engine, store }),
+    resetDemo: () => resetDemo({ agents, sessions: deps.sessions, goals, human, engine, store }),
   };
 
   const goalsApi = {

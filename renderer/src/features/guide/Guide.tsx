@@ -3,7 +3,8 @@
 import type { ReactNode } from 'react';
 import { noticeText } from '../../../../shared/session-keys';
 import { useUi } from '../../stores/ui';
-import { startDemo } from '../palette/commands';
+import { resetDemo, startDemo } from '../palette/commands';
+import { useFleet } from '../../stores/fleet';
 import { EXPLAIN } from '../../lib/explain';
 
 const WORKER = 'agent:demo:subagent:research';
@@ -22,6 +23,8 @@ function Step({ n, title, children }: { n: number; title: string; children: Reac
 
 export function Guide() {
   const setView = useUi((s) => s.setView);
+  const demoRunning = useFleet((s) => Object.values(s.sessions).some((v) => v.agentId === 'demo'));
+  const starting = useFleet((s) => s.demoStarting);
   return (
     <section className="page guide" data-testid="guide">
       <h1>How Sightline works</h1>
@@ -89,9 +92,21 @@ export function Guide() {
         </dd>
       </dl>
       <div className="inline">
-        <button type="button" className="primary" data-testid="guide-demo" onClick={startDemo}>
-          Start the demo fleet
-        </button>
+        {demoRunning ? (
+          <button type="button" data-testid="guide-demo-reset" disabled={starting} onClick={resetDemo}>
+            Reset the demo fleet
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="primary"
+            data-testid="guide-demo"
+            disabled={starting}
+            onClick={startDemo}
+          >
+            Start the demo fleet
+          </button>
+        )}
         <button type="button" onClick={() => setView('session')}>
           Back to the fleet
         </button>

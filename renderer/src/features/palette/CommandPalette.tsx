@@ -14,7 +14,7 @@ export function CommandPalette() {
     const q = query.trim().toLowerCase();
     if (!q) return all;
     const found = all.filter((c) => `${c.label} ${c.hint ?? ''}`.toLowerCase().includes(q));
-    // Always offered last: the same words as a search across sessions and transcripts.
+    // Nothing to run by that name: offer the words as a search across sessions and transcripts.
     const search: Command = {
       id: 'search-for',
       label: `Search sessions and transcripts for “${query.trim()}”`,
@@ -24,7 +24,7 @@ export function CommandPalette() {
         useUi.getState().setView('search');
       },
     };
-    return [...found, search];
+    return found.length > 0 ? found : [search];
   }, [all, query]);
 
   const close = () => setPalette(false);

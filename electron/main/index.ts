@@ -8,9 +8,10 @@ import { createDismissalStore } from '../gateway/api/dismissals';
 import { createApiHandlers } from '../gateway/api/handlers';
 import { createPushBridge, type PushBridge } from '../gateway/api/push-bridge';
 import { createGateway, type Gateway } from '../gateway';
+import { useNativeBinding } from '../gateway/db/sqlite';
 import { hardenSession, hardenWebContents } from './guards';
 import { registerIpcHandlers } from './ipc';
-import { chooseNativeBinding, nativeBindingPath } from './native-binding';
+import { chooseNativeBinding } from './native-binding';
 import { startNativeNotifications, type NativeNotifier } from './notify';
 import { registerAppScheme, serveRenderer } from './protocol';
 import { isAllowedExternalUrl, isTrustedSender } from './security';
@@ -56,19 +57,10 @@ function openWindow(): void {
 }
 
 function configureNativeBinding(): void {
-  const candidate = nativeBindingPath(
-    app.getAppPath(),
-    process.versions.modules,
-    process.platform,
-    process.arch,
-  );
-  const choice = chooseNativeBinding(process.env.SIGHTLINE_SQLITE_BINDING, candidate, fs.existsSync);
-  // openDatabase reads SIGHTLINE_SQLITE_BINDING and passes it as better-sqlite3's nativeBinding.
-  if (choice.path) process.env.SIGHTLINE_SQLITE_BINDING = choice.path;
-  else
-    console.warn(
-      `[sightline] no Electron build of better-sqlite3 at ${candidate}; run npm start to build it`,
-    );
+  const runtime = { abi: process.versions.modules, platform: process.platform, arch: process.arch };
+  const choice = chooseNativeBinding(app, process.env, runtime, fs.existsSync);
+  if (choice.warning) console.warn(`[sightline] ${choice.warning}`);
+  useNativeBinding(choice.path);
 }
 
 function startGateway(): void {

@@ -1,10 +1,12 @@
 // The one wrapper every ipcMain handler goes through. It checks the sender frame, then hands the
 // raw arguments to the contract's dispatch (electron/gateway/api/handlers.ts), which parses them
 // with the channel's zod schema and returns the result envelope. Anything thrown on the way is
-// caught here too, so no raw error (or stack) ever crosses to the renderer. Pure: ipcMain is
-// passed in (Electron's satisfies IpcMainLike), so tests use a fake.
-import { CHANNEL_LIST, ERROR_CODES } from '../../shared/ipc';
-import type { Channel, Envelope, ErrorCode, IpcError } from '../../shared/ipc';
+// caught here too and mapped by the gateway's one toIpcError, so no raw error (or stack) ever
+// crosses to the renderer. Pure: ipcMain is passed in (Electron's satisfies IpcMainLike), so
+// tests use a fake.
+import { CHANNEL_LIST } from '../../shared/ipc';
+import type { Channel, Envelope, IpcError } from '../../shared/ipc';
+import { toIpcError } from '../gateway/errors';
 
 /** The part of Electron's IpcMainInvokeEvent the wrapper reads. */
 export interface InvokeEventLike {
@@ -19,22 +21,6 @@ export interface IpcMainLike<E extends InvokeEventLike = InvokeEventLike> {
 
 /** Parse, call, envelope: `createApiHandlers(gateway).dispatch`. */
 export type Dispatch = (channel: Channel, rawArgs: unknown) => Promise<Envelope<unknown>>;
-
-const MESSAGE_LIMIT = 1_000;
-const KNOWN_CODES: ReadonlySet<string> = new Set(ERROR_CODES);
-
-/**
- * Turns anything thrown into an IpcError. Errors carrying one of the contract's codes keep it;
- * everything else is `internal`. Only the message crosses, clipped: never the stack, never the
- * error object itself.
- */
-export function toIpcError(err: unknown): IpcError {
-  const message = err instanceof Error ? err.message : typeof err === 'string' ? err : 'internal error';
-  const code = (err as { code?: unknown } | null)?.code;
-  const known: ErrorCode =
-    typeof code === 'string' && KNOWN_CODES.has(code) ? (code as ErrorCode) : 'internal';
-  return { code: known, message: message.slice(0, MESSAGE_LIMIT) || 'internal error' };
-}
 
 export interface RegisterOptions<E extends InvokeEventLike> {
   dispatch: Dispatch;

@@ -1,7 +1,8 @@
 // Where the Electron build of better-sqlite3 lives. node_modules keeps the build for the
 // machine's Node (tests, browser mode); scripts/native-sqlite.mjs compiles a second copy for
-// Electron's ABI into out/native/<dir>/, and main hands its path to better-sqlite3 through the
-// `nativeBinding` option (via SIGHTLINE_SQLITE_BINDING, which openDatabase reads). Pure.
+// Electron's ABI into out/native/<dir>/, and main hands its path to the gateway's one SQLite
+// helper (gateway/db/sqlite.ts, useNativeBinding), which passes it as better-sqlite3's
+// `nativeBinding` option to every database it opens. Pure: the Electron API is passed in.
 import path from 'node:path';
 
 export const BINDING_FILE = 'better_sqlite3.node';
@@ -21,18 +22,51 @@ export function nativeBindingPath(appPath: string, abi: string, platform: string
   return path.join(root, 'out', 'native', nativeDirName(abi, platform, arch), BINDING_FILE);
 }
 
+export const BINDING_ENV = 'SIGHTLINE_SQLITE_BINDING';
+
+/** The part of Electron's `app` the choice reads. */
+export interface AppLike {
+  isPackaged: boolean;
+  getAppPath(): string;
+}
+
+export interface Runtime {
+  abi: string;
+  platform: string;
+  arch: string;
+}
+
 export interface BindingChoice {
   path?: string;
   source: 'env' | 'electron-build' | 'none';
+  /** Said once at start-up (never fatal). */
+  warning?: string;
 }
 
-/** An explicit SIGHTLINE_SQLITE_BINDING wins; then our Electron build when it exists. */
+/**
+ * Development builds (`npm start`) take an explicit SIGHTLINE_SQLITE_BINDING, then our Electron
+ * build when it exists. A packaged app never reads the variable: loading any native addon named
+ * by the environment would defeat the fuses (no RunAsNode, no NODE_OPTIONS, asar integrity). It
+ * loads only the build unpacked next to its own app.asar, and refuses to start without it.
+ */
 export function chooseNativeBinding(
-  envValue: string | undefined,
-  candidate: string,
+  app: AppLike,
+  env: Readonly<Record<string, string | undefined>>,
+  runtime: Runtime,
   exists: (file: string) => boolean,
 ): BindingChoice {
-  if (envValue) return { path: envValue, source: 'env' };
-  if (exists(candidate)) return { path: candidate, source: 'electron-build' };
-  return { source: 'none' };
+  const candidate = nativeBindingPath(app.getAppPath(), runtime.abi, runtime.platform, runtime.arch);
+  const fromEnv = env[BINDING_ENV];
+  if (!app.isPackaged && fromEnv) return { path: fromEnv, source: 'env' };
+  const ignored = app.isPackaged && fromEnv ? `${BINDING_ENV} is ignored in a packaged app` : undefined;
+  if (exists(candidate))
+    return { path: candidate, source: 'electron-build', ...(ignored ? { warning: ignored } : {}) };
+  if (app.isPackaged)
+    throw new Error(
+      `The Electron build of better-sqlite3 is missing at ${candidate}: the package is incomplete.`,
+    );
+  return {
+    source: 'none',
+    warning: `no Electron build of better-sqlite3 at ${candidate}; run npm start to build it`,
+  };
 }

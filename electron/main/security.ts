@@ -79,8 +79,13 @@ export function isAllowedExternalUrl(raw: unknown): boolean {
 
 /** True for URLs of our own renderer (`app://sightline/...`). */
 export function isAppUrl(raw: unknown): boolean {
+  return appPathname(raw) !== undefined;
+}
+
+/** The path of an `app://sightline/...` URL (still percent-encoded); undefined for any other URL. */
+export function appPathname(raw: unknown): string | undefined {
   const url = parseUrl(raw);
-  return url !== undefined && url.protocol === `${APP_SCHEME}:` && url.host === APP_HOST;
+  return url && url.protocol === `${APP_SCHEME}:` && url.host === APP_HOST ? url.pathname : undefined;
 }
 
 /** The parts of an IPC event the sender check reads (Electron's IpcMainInvokeEvent fits). */

@@ -28,7 +28,7 @@ export function browserCommand(
   env: NodeJS.ProcessEnv = process.env,
   has: (name: string) => boolean = (n) => onPath(n, env),
 ): BrowserCommand | undefined {
-  if (!/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+$/.test(url)) return undefined;
+  if (!/^http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+$/.test(url)) return undefined;
   if (platform === 'darwin') return { command: 'open', args: [url] };
   // `start`'s first quoted argument is a window title; the URL has no shell metacharacters.
   if (platform === 'win32') return { command: 'cmd', args: ['/c', 'start', '""', url] };

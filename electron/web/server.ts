@@ -1,21 +1,23 @@
 // Browser mode: the renderer and the IPC contract over HTTP + WebSocket on 127.0.0.1 only.
-// A random per-launch token guards the page and the WebSocket upgrade; the upgrade's Origin
-// must be the server's own; frames above 1 MiB are refused.
+// The page and its assets are the public renderer build, served to any request for our own Host.
+// The contract needs the random per-launch token, which stays with the page: the printed URL
+// carries it in the fragment (never sent over HTTP), the page keeps it in sessionStorage (scoped
+// by origin, so by port, unlike a cookie) and sends it only in the WebSocket upgrade, whose Origin
+// must be the server's own. Frames above 1 MiB are refused.
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { WireMessage, WireRequest } from '../../shared/ipc/contract';
+import type { Envelope, WireMessage, WireRequest } from '../../shared/ipc/contract';
 import type { AppInfo } from '../../shared/ipc/types';
 import type { DismissalStore } from '../gateway/api/dismissals';
 import type { GatewayApi } from '../gateway/api/gateway-api';
 import { createApiHandlers } from '../gateway/api/handlers';
 import { createPushBridge } from '../gateway/api/push-bridge';
-import { readStatic, resolveStatic } from './static-files';
+import { readRendererFile } from './renderer-files';
 
 export const HOST = '127.0.0.1';
 export const MAX_PAYLOAD = 1024 * 1024;
-export const TOKEN_COOKIE = 'sightline_token';
 
 export interface WebServerOptions {
   gateway: GatewayApi;
@@ -61,12 +63,35 @@ function sameToken(given: string | null | undefined, token: string): boolean {
   return a.length === b.length && crypto.timingSafeEqual(a, b);
 }
 
-function cookieToken(header: string | undefined): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const [k, v] = part.trim().split('=');
-    if (k === TOKEN_COOKIE && v) return v;
+/** Longest request target we parse; Node's header limit already caps the whole head at 16 KiB. */
+const MAX_TARGET = 8 * 1024;
+
+/**
+ * The request target as a URL on our origin, or undefined for anything but an origin-form path
+ * ("/…"): `*`, absolute and scheme-relative targets (`//[`) are refused before any parser sees
+ * them, and a parser that still throws is caught here.
+ */
+export function parseTarget(raw: string | undefined, base: string): URL | undefined {
+  if (!raw || raw[0] !== '/' || raw[1] === '/' || raw[1] === '\\' || raw.length > MAX_TARGET)
+    return undefined;
+  try {
+    return new URL(base + raw);
+  } catch {
+    return undefined;
   }
-  return undefined;
+}
+
+/** A WebSocket request frame, or undefined when it is not JSON with a safe integer id. */
+export function parseRequest(text: string): { id: number; channel: unknown; args: unknown } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { id, channel, args } = value as Partial<WireRequest> & { channel?: unknown };
+  return Number.isSafeInteger(id) ? { id: id as number, channel, args } : undefined;
 }
 
 function refuseUpgrade(socket: Duplex, status: 400 | 401 | 403 | 404, text: string): void {
@@ -86,69 +111,74 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   const origin = () => `http://${HOST}:${port}`;
   const hostOk = (h: string | undefined) => h === `${HOST}:${port}`;
 
+  const security = {
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+  };
   const server = http.createServer((req, res) => {
     void (async () => {
-      const url = new URL(req.url ?? '/', origin());
-      const security = {
-        'X-Content-Type-Options': 'nosniff',
-        'Referrer-Policy': 'no-referrer',
-        'Cross-Origin-Opener-Policy': 'same-origin',
-        'Cross-Origin-Resource-Policy': 'same-origin',
-      };
+      const url = parseTarget(req.url, origin());
+      if (!url) return send(res, 400, 'Bad Request', security);
       if (!hostOk(req.headers.host)) return send(res, 403, 'Forbidden', security);
       if (req.method !== 'GET' && req.method !== 'HEAD')
         return send(res, 405, 'Method Not Allowed', security);
       const isPage = url.pathname === '/' || url.pathname === '/index.html';
-      const authed =
-        sameToken(url.searchParams.get('token'), token) ||
-        (!isPage && sameToken(cookieToken(req.headers.cookie), token));
-      if (!authed) return send(res, 401, 'Unauthorized', security);
-      const file = resolveStatic(opts.rendererDir, url.pathname);
-      const found = file ? await readStatic(file) : undefined;
-      if (!found) return send(res, 404, 'Not Found', security);
+      const file = await readRendererFile(opts.rendererDir, url.pathname, req.method);
+      if (file.status !== 200) return send(res, 404, 'Not Found', security);
       res.writeHead(200, {
         ...security,
-        'Content-Type': found.type,
-        'Content-Length': found.body.length,
+        ...file.headers,
+        'Content-Length': file.body.length,
         'Cache-Control': 'no-store',
-        ...(isPage
-          ? {
-              'Content-Security-Policy': contentSecurityPolicy(port),
-              'Set-Cookie': `${TOKEN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-            }
-          : {}),
+        ...(isPage ? { 'Content-Security-Policy': contentSecurityPolicy(port) } : {}),
       });
-      res.end(req.method === 'HEAD' ? undefined : found.body);
-    })().catch(() => send(res, 500, 'Internal Server Error', {}));
+      res.end(file.body);
+    })().catch(() => send(res, 500, 'Internal Server Error', security));
   });
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', origin());
-    if (url.pathname !== '/ws') return refuseUpgrade(socket, 404, 'Not Found');
-    if (!sameToken(url.searchParams.get('token'), token)) return refuseUpgrade(socket, 401, 'Unauthorized');
-    if (req.headers.origin !== origin() || !hostOk(req.headers.host))
-      return refuseUpgrade(socket, 403, 'Forbidden');
-    wss.handleUpgrade(req, socket, head, (ws) => connect(ws));
+    // Node removes its own error listener from an upgraded socket: without this one, a client
+    // that resets the connection while we answer would crash the process.
+    socket.on('error', () => socket.destroy());
+    try {
+      const url = parseTarget(req.url, origin());
+      if (!url) return refuseUpgrade(socket, 400, 'Bad Request');
+      if (url.pathname !== '/ws') return refuseUpgrade(socket, 404, 'Not Found');
+      if (!sameToken(url.searchParams.get('token'), token)) return refuseUpgrade(socket, 401, 'Unauthorized');
+      if (req.headers.origin !== origin() || !hostOk(req.headers.host))
+        return refuseUpgrade(socket, 403, 'Forbidden');
+      // ws answers a broken handshake (key, version, subprotocols) with 400 itself.
+      wss.handleUpgrade(req, socket, head, (ws) => connect(ws));
+    } catch {
+      socket.destroy();
+    }
   });
 
   function connect(ws: WebSocket): void {
     const out = (m: WireMessage) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+      if (ws.readyState !== ws.OPEN) return;
+      try {
+        ws.send(JSON.stringify(m));
+      } catch {
+        ws.close(1011, 'internal error');
+      }
     };
     const bridge = createPushBridge(opts.gateway.events, (batch) => out({ type: 'push', batch }));
     ws.on('message', (data, isBinary) => {
       if (isBinary) return ws.close(1003, 'text frames only');
-      let req: WireRequest;
-      try {
-        req = JSON.parse(data.toString()) as WireRequest;
-      } catch {
-        return ws.close(1007, 'invalid JSON');
-      }
-      if (typeof req !== 'object' || req === null || !Number.isSafeInteger(req.id)) {
-        return ws.close(1007, 'invalid request');
-      }
-      void api.dispatch(req.channel, req.args).then((result) => out({ type: 'result', id: req.id, result }));
+      const req = parseRequest(data.toString());
+      if (!req) return ws.close(1007, 'invalid request');
+      api
+        .dispatch(req.channel, req.args)
+        .catch((): Envelope<unknown> => ({
+          ok: false,
+          error: { code: 'internal', message: 'internal error' },
+        }))
+        .then((result) => out({ type: 'result', id: req.id, result }))
+        .catch(() => ws.close(1011, 'internal error'));
     });
     ws.on('close', () => bridge.close());
     ws.on('error', () => bridge.close());
@@ -163,7 +193,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   port = addr.port;
 
   return {
-    url: `${origin()}/?token=${token}`,
+    url: `${origin()}/#token=${token}`,
     port,
     token,
     close: () =>

@@ -78,18 +78,18 @@ describe('npm run web', () => {
     const env = { ...baseEnv(), DISPLAY: ':99', PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
 
     const quiet = await runCli(['--no-open'], env, /Open: /);
-    expect(quiet.stdout).toMatch(/Open: http:\/\/127\.0\.0\.1:\d+\/\?token=/);
+    expect(quiet.stdout).toMatch(/Open: http:\/\/127\.0\.0\.1:\d+\/#token=/);
     expect(quiet.stdout).not.toContain('opened in your browser');
     expect(fs.existsSync(opened)).toBe(false);
 
     const run = await runCli([], env, /opened in your browser/);
     const url = /Open: (\S+)/.exec(run.stdout)?.[1];
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+$/);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+$/);
     await expect.poll(() => fs.existsSync(opened) && fs.readFileSync(opened, 'utf8')).toBe(url);
   });
 
   it('chooses the command per platform, and none without a display', () => {
-    const url = 'http://127.0.0.1:4000/?token=abcDEF_-123';
+    const url = 'http://127.0.0.1:4000/#token=abcDEF_-123';
     const yes = () => true;
     expect(browserCommand(url, 'darwin', {}, yes)).toEqual({ command: 'open', args: [url] });
     expect(browserCommand(url, 'win32', {}, yes)).toEqual({
@@ -104,6 +104,6 @@ describe('npm run web', () => {
     expect(browserCommand(url, 'linux', {}, yes)).toBeUndefined();
     expect(browserCommand(url, 'linux', { DISPLAY: ':0' }, () => false)).toBeUndefined();
     // Only the page's own URL shape is ever handed to a shell command.
-    expect(browserCommand('http://127.0.0.1:4000/?token=a&calc', 'win32', {}, yes)).toBeUndefined();
+    expect(browserCommand('http://127.0.0.1:4000/#token=a&calc', 'win32', {}, yes)).toBeUndefined();
   });
 });

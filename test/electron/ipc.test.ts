@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createApiHandlers } from '../../electron/gateway/api/handlers';
 import type { GatewayApi } from '../../electron/gateway/api/gateway-api';
-import {
-  registerIpcHandlers,
-  toIpcError,
-  type InvokeEventLike,
-  type IpcMainLike,
-} from '../../electron/main/ipc';
+import fs from 'node:fs';
+import path from 'node:path';
+import { GatewayError, notFound, toIpcError } from '../../electron/gateway/errors';
+import { registerIpcHandlers, type InvokeEventLike, type IpcMainLike } from '../../electron/main/ipc';
 import { isTrustedSender } from '../../electron/main/security';
 import { CHANNEL_LIST, type Channel, type Envelope, type IpcError } from '../../shared/ipc';
 
@@ -139,10 +137,20 @@ describe('registerIpcHandlers', () => {
 });
 
 describe('toIpcError', () => {
-  it('keeps contract codes, maps everything else to internal, clips the message', () => {
-    expect(toIpcError(Object.assign(new Error('Unknown sessionKey: x'), { code: 'not_found' }))).toEqual({
+  // Changed on purpose (issue 12.4): one function for both transports, by type. A duck-typed
+  // `code` on a plain Error no longer crosses; a GatewayError's does.
+  it('keeps a GatewayError code, maps everything else to internal, clips the message', () => {
+    expect(toIpcError(notFound('Unknown sessionKey: x'))).toEqual({
       code: 'not_found',
       message: 'Unknown sessionKey: x',
+    });
+    expect(toIpcError(new GatewayError('invalid_argument', 'bad'))).toEqual({
+      code: 'invalid_argument',
+      message: 'bad',
+    });
+    expect(toIpcError(Object.assign(new Error('sneaky'), { code: 'not_found' }))).toEqual({
+      code: 'internal',
+      message: 'sneaky',
     });
     expect(toIpcError(Object.assign(new Error('open failed'), { code: 'ENOENT' }))).toEqual({
       code: 'internal',
@@ -152,5 +160,44 @@ describe('toIpcError', () => {
     expect(toIpcError({ weird: true })).toEqual({ code: 'internal', message: 'internal error' });
     expect(toIpcError(null)).toEqual({ code: 'internal', message: 'internal error' });
     expect(toIpcError(new Error('x'.repeat(5000))).message).toHaveLength(1000);
+  });
+
+  it('gives the same envelope whether the error is thrown in a handler or reaches the IPC wrapper', async () => {
+    const errors = [
+      notFound('Unknown sessionKey: agent:a:x'),
+      new Error('Unknown thread: t1'),
+      new Error('x'.repeat(5000)),
+      Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }),
+      'a string',
+    ];
+    for (const err of errors) {
+      const viaHandler = await setup({
+        sessions: {
+          get: () => {
+            throw err;
+          },
+          list: () => [],
+        },
+      }).ipcMain.invoke('sessions:get', fromApp, { sessionKey: 'agent:a:main' });
+      const ipcMain = new FakeIpcMain();
+      registerIpcHandlers(ipcMain, { dispatch: () => Promise.reject(err), isTrustedSender: () => true });
+      const viaWrapper = await ipcMain.invoke('sessions:get', fromApp, { sessionKey: 'agent:a:main' });
+      expect(viaWrapper).toEqual(viaHandler);
+      expect(viaHandler).toEqual({ ok: false, error: toIpcError(err) });
+    }
+  });
+
+  it('exists once in the product code', () => {
+    const root = path.resolve(import.meta.dirname, '../..');
+    const defs = fs
+      .readdirSync(path.join(root, 'electron'), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.ts'))
+      .filter((f) =>
+        /function\s+toIpcError\b|toIpcError\s*=/.test(
+          fs.readFileSync(path.join(root, 'electron', f), 'utf8'),
+        ),
+      );
+    expect(defs).toEqual(['gateway/errors.ts']);
   });
 });

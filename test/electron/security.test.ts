@@ -3,6 +3,7 @@ import { decideNavigation, decideWindowOpen, withCspHeader } from '../../electro
 import {
   APP_ENTRY_URL,
   APP_ORIGIN,
+  appPathname,
   CONTENT_SECURITY_POLICY,
   isAllowedExternalUrl,
   isAppUrl,
@@ -101,6 +102,21 @@ describe('navigation and window.open', () => {
     expect(decideWindowOpen('app://sightline/index.html')).toEqual({ action: 'deny', openExternally: false });
     expect(decideWindowOpen('javascript:alert(1)')).toEqual({ action: 'deny', openExternally: false });
   });
+});
+
+describe('appPathname', () => {
+  it('gives the still-encoded path of app://sightline URLs (the renderer-files guard decodes it)', () => {
+    expect(appPathname('app://sightline/')).toBe('/');
+    expect(appPathname('app://sightline/assets/app.js?v=1#x')).toBe('/assets/app.js');
+    expect(appPathname('app://sightline/..%2fsecret.txt')).toBe('/..%2fsecret.txt');
+    // The URL parser folds literal dot segments before the guard sees the path.
+    expect(appPathname('app://sightline/../secret.txt')).toBe('/secret.txt');
+  });
+
+  it.each(['app://other/index.html', 'https://sightline/index.html', 'file:///etc/passwd', 'not a url', 7])(
+    'is undefined for %s',
+    (url) => expect(appPathname(url)).toBeUndefined(),
+  );
 });
 
 describe('isTrustedSender', () => {

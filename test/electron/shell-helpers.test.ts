@@ -73,16 +73,42 @@ describe('native binding location', () => {
     );
   });
 
-  it('prefers SIGHTLINE_SQLITE_BINDING, then an existing Electron build', () => {
-    expect(chooseNativeBinding('/custom.node', '/c.node', () => false)).toEqual({
-      path: '/custom.node',
+  const runtime = { abi: '150', platform: 'linux', arch: 'x64' };
+  const dev = { isPackaged: false, getAppPath: () => '/src/sightline' };
+  const packaged = { isPackaged: true, getAppPath: () => '/opt/Sightline/resources/app.asar' };
+  const devBuild = nativeBindingPath('/src/sightline', '150', 'linux', 'x64');
+  const packagedBuild = nativeBindingPath('/opt/Sightline/resources/app.asar', '150', 'linux', 'x64');
+  const env = { SIGHTLINE_SQLITE_BINDING: '/tmp/any-addon.node' };
+
+  it('in a development build prefers SIGHTLINE_SQLITE_BINDING, then an existing Electron build', () => {
+    expect(chooseNativeBinding(dev, env, runtime, () => false)).toEqual({
+      path: '/tmp/any-addon.node',
       source: 'env',
     });
-    expect(chooseNativeBinding(undefined, '/c.node', (f) => f === '/c.node')).toEqual({
-      path: '/c.node',
+    expect(chooseNativeBinding(dev, {}, runtime, (f) => f === devBuild)).toEqual({
+      path: devBuild,
       source: 'electron-build',
     });
-    expect(chooseNativeBinding('', '/c.node', () => false)).toEqual({ source: 'none' });
+    expect(chooseNativeBinding(dev, { SIGHTLINE_SQLITE_BINDING: '' }, runtime, () => false)).toEqual({
+      source: 'none',
+      warning: `no Electron build of better-sqlite3 at ${devBuild}; run npm start to build it`,
+    });
+  });
+
+  it('in a packaged app ignores SIGHTLINE_SQLITE_BINDING and loads only its own unpacked build', () => {
+    expect(chooseNativeBinding(packaged, env, runtime, (f) => f === packagedBuild)).toEqual({
+      path: packagedBuild,
+      source: 'electron-build',
+      warning: 'SIGHTLINE_SQLITE_BINDING is ignored in a packaged app',
+    });
+    expect(chooseNativeBinding(packaged, {}, runtime, (f) => f === packagedBuild)).toEqual({
+      path: packagedBuild,
+      source: 'electron-build',
+    });
+    // Even when its own build is missing, the variable is not a fallback: start-up stops.
+    expect(() => chooseNativeBinding(packaged, env, runtime, () => false)).toThrow(
+      `The Electron build of better-sqlite3 is missing at ${packagedBuild}: the package is incomplete.`,
+    );
   });
 
   it('matches the folder name the build script writes', async () => {

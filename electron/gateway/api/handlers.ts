@@ -2,11 +2,11 @@
 // WebSocket both call `dispatch`, which parses with the channel's zod schema, runs the handler
 // and returns the result envelope. It never throws.
 import { isChannel, type Channel } from '../../../shared/ipc/channels';
-import type { Envelope, ErrorCode, ResultMap } from '../../../shared/ipc/contract';
+import type { Envelope, ResultMap } from '../../../shared/ipc/contract';
 import { parseArgs, type ArgsParsed } from '../../../shared/ipc/schemas';
 import type { AppInfo, SessionView } from '../../../shared/ipc/types';
 import { normalizeSessionKey } from '../../../shared/session-keys';
-import { GatewayError } from '../errors';
+import { GatewayError, toIpcError } from '../errors';
 import type { SessionInfo } from '../types';
 import type { Actor, GatewayApi } from './gateway-api';
 import { createMemoryDismissalStore, type DismissalStore } from './dismissals';
@@ -149,10 +149,9 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
 
   async function dispatch(channel: unknown, rawArgs: unknown): Promise<Envelope<unknown>> {
     if (!isChannel(channel)) {
-      return {
-        ok: false,
-        error: { code: 'unknown_channel', message: `Unknown channel: ${String(channel).slice(0, 100)}` },
-      };
+      // Never String(channel): an object from the wire may carry a toString that throws.
+      const name = typeof channel === 'string' ? channel.slice(0, 100) : `(${typeof channel})`;
+      return { ok: false, error: { code: 'unknown_channel', message: `Unknown channel: ${name}` } };
     }
     const parsed = parseArgs(channel, rawArgs);
     if (!parsed.ok) return { ok: false, error: { code: 'invalid_argument', message: parsed.message } };
@@ -165,13 +164,4 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
   }
 
   return { handlers, dispatch };
-}
-
-/** Typed errors keep their code; anything else is an internal failure. */
-function toIpcError(err: unknown): { code: ErrorCode; message: string } {
-  if (err instanceof GatewayError) return { code: err.code, message: err.message };
-  const message = err instanceof Error ? err.message : String(err);
-  // Until the catalog throws typed errors (its adopt and continue refusals); then this line goes.
-  if (/^Unknown (sessionKey|thread|catalog)/i.test(message)) return { code: 'not_found', message };
-  return { code: 'internal', message };
 }

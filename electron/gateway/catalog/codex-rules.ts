@@ -1,16 +1,38 @@
-// Codex CLI: only `event_msg` rows of type `user_message` are human (reference §2.4). Injected
-// context (AGENTS.md, environment context) exists only as `response_item` rows, which never count;
-// legacy rows with a `kind` other than "plain" are context too.
-import { isoTime, obj, pathIs, str, type RowRules } from './rules';
+// Codex CLI: which rollout rows are a person's prompt (README "Codex rows by version"). Codex
+// itself decides this from its events (model-facing `response_item`s only when there is no event):
+// legacy rollouts carry the prompt as `event_msg` `user_message`, paginated rollouts (from about
+// 0.148, `session_meta.history_mode: "paginated"`) as `event_msg` `item_completed` whose item is a
+// `UserMessage`. A rollout is one or the other, so counting both kinds never counts a prompt twice.
+// `response_item` user messages never count: they mirror the prompt and also carry injected
+// context (AGENTS.md, environment context, skills), which is not the person.
+import { contentText, isoTime, obj, pathIs, str, type Row, type RowRules } from './rules';
+
+function userItem(row: Row): Row | undefined {
+  if (row.type !== 'event_msg') return undefined;
+  const p = obj(row.payload);
+  if (p?.type !== 'item_completed') return undefined;
+  const item = obj(p.item);
+  return item?.type === 'UserMessage' ? item : undefined;
+}
 
 export const codexRules: RowRules = {
   human(row) {
+    if (userItem(row)) return true;
     if (row.type !== 'event_msg') return false;
     const p = obj(row.payload);
     if (!p || p.type !== 'user_message') return false;
+    // Early rollouts (2025) tagged injected context as a `user_message` with another `kind`.
     return p.kind === undefined || p.kind === null || p.kind === 'plain';
   },
+  // Codex dedupes completed user items by (turn, item id) when it rebuilds turns; so do we.
+  identity(row) {
+    const item = userItem(row);
+    const id = str(item?.id);
+    return id === undefined ? undefined : `${str(obj(row.payload)?.turn_id) ?? ''}:${id}`;
+  },
   text(row) {
+    const item = userItem(row);
+    if (item) return contentText(item.content);
     return str(obj(row.payload)?.message);
   },
   time(row) {
@@ -23,11 +45,15 @@ export const codexRules: RowRules = {
         pathIs(p, 'timestamp') ||
         pathIs(p, 'payload', 'type') ||
         pathIs(p, 'payload', 'kind') ||
-        pathIs(p, 'payload', 'message')
+        pathIs(p, 'payload', 'message') ||
+        pathIs(p, 'payload', 'turn_id') ||
+        pathIs(p, 'payload', 'item', 'type') ||
+        pathIs(p, 'payload', 'item', 'id') ||
+        pathIs(p, 'payload', 'item', 'content', '#', 'text')
       );
     },
     text(p) {
-      return pathIs(p, 'payload', 'message');
+      return pathIs(p, 'payload', 'message') || pathIs(p, 'payload', 'item', 'content', '#', 'text');
     },
   },
 };

@@ -17,7 +17,12 @@ export interface JsonlMarker {
   ino: string | null;
   /** An oversized row being scanned: bytes [offset, at) are already fed to the scanner. */
   pend?: { at: number; st: ScanState } | null;
+  /** Identities (RowRules.identity) of the last human rows counted, newest last. */
+  seen?: string[];
 }
+
+/** How many counted identities a marker remembers. */
+export const SEEN_KEPT = 16;
 
 export type ProbeOutcome =
   | { kind: 'missing' }
@@ -52,6 +57,8 @@ interface Tally {
   occurredAt?: number;
   /** Text keys of the rows counted in this check. */
   keys: Set<string>;
+  /** Identities counted before (from the marker) and in this check, in order. */
+  seen: string[];
   /** Steering rows: counted at the end unless a counted row of this check has the same text. */
   steering: { key: string | undefined; when: number | undefined }[];
 }
@@ -74,6 +81,11 @@ function countRow(
   }
   const steering = rules.steering?.(row) === true;
   if (!steering && !rules.human(row)) return;
+  const id = rules.identity?.(row);
+  if (id !== undefined) {
+    if (t.seen.includes(id)) return;
+    t.seen.push(id);
+  }
   const k = key();
   if (k !== undefined && own.has(k)) {
     t.echoes++;
@@ -151,7 +163,15 @@ export function probeJsonl(input: ProbeInput): ProbeOutcome {
     if (isNotFound(err)) return { kind: 'missing' };
     return { kind: 'inconclusive', error: err };
   }
-  const tally: Tally = { turns: 0, echoes: 0, malformed: 0, keys: new Set(), steering: [] };
+  const seenBefore = marker.seen ?? [];
+  const tally: Tally = {
+    turns: 0,
+    echoes: 0,
+    malformed: 0,
+    keys: new Set(),
+    steering: [],
+    seen: [...seenBefore],
+  };
   let offset = marker.offset;
   let pend = marker.pend ?? null;
   let cur = 0;
@@ -209,8 +229,13 @@ export function probeJsonl(input: ProbeInput): ProbeOutcome {
     pend = { at: pos + end, st };
   }
   settleSteering(tally);
-  const next: JsonlMarker = { offset, ino, pend };
-  const changed = inoChanged || offset !== marker.offset || pend !== (marker.pend ?? null);
-  const { keys: _keys, steering: _steering, ...figures } = tally;
+  const seen = tally.seen.slice(-SEEN_KEPT);
+  const next: JsonlMarker = { offset, ino, pend, ...(seen.length ? { seen } : {}) };
+  const changed =
+    inoChanged ||
+    offset !== marker.offset ||
+    pend !== (marker.pend ?? null) ||
+    seen.join('\n') !== seenBefore.join('\n');
+  const { keys: _keys, steering: _steering, seen: _seen, ...figures } = tally;
   return { kind: 'activity', ...figures, next, changed };
 }

@@ -62,14 +62,15 @@ function lazyOwn(links: LinkRepo, key: string): { has(k: string): boolean } {
 
 function jsonlMarker(l: Link): JsonlMarker {
   const pend = l.scanState ? (JSON.parse(l.scanState) as { at: number; st: ScanState }) : null;
-  return { offset: l.offset, ino: l.inode, pend };
+  const seen = l.markerJson ? (JSON.parse(l.markerJson) as { seen?: string[] }).seen : undefined;
+  return { offset: l.offset, ino: l.inode, pend, ...(seen?.length ? { seen } : {}) };
 }
 
 function fromJsonl(o: ProbeOutcome, prev: JsonlMarker): Outcome {
   const fields = (m: JsonlMarker): MarkerFields => ({
     offset: m.offset,
     inode: m.ino,
-    markerJson: null,
+    markerJson: m.seen?.length ? JSON.stringify({ seen: m.seen }) : null,
     scanState: m.pend ? JSON.stringify(m.pend) : null,
   });
   switch (o.kind) {

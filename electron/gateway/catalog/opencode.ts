@@ -1,7 +1,8 @@
 // OpenCode discovery and checks. Current versions keep one SQLite database (opened here read-only
 // with better-sqlite3, next to a live -wal file); older versions keep JSON files under storage/.
 // The database is read directly instead of through `opencode db`: same rows, no process spawn.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqlite } from '../db/sqlite';
 import path from 'node:path';
 import { isNotFound, type CatalogFs } from './fsio';
 import { classifyOpencode, ocPart, type OcClassified, type OcMessage } from './opencode-rules';
@@ -26,7 +27,7 @@ export function opencodePaths(root: string, cfs: CatalogFs): OcPaths {
 }
 
 export function openReadonly(file: string): Database.Database {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = openSqlite(file, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 1000');
   return db;
 }

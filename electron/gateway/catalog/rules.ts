@@ -13,6 +13,11 @@ export interface RowRules {
    * steering input, which may also show up as an ordinary prompt row).
    */
   steering?(row: Row): boolean;
+  /**
+   * A stable identity for a human row that the tool may write more than once (Codex's completed
+   * user items): a row whose identity was already counted is not counted again.
+   */
+  identity?(row: Row): string | undefined;
   /** The row's text as the tool stored it (for self-echo), when it has one. */
   text(row: Row): string | undefined;
   /** When the row happened (ms), if it says. */

@@ -60,6 +60,10 @@ function fromRow(provider: CatalogProvider, r: Row): ImportedMessage | undefined
       const p = obj(r.payload);
       if (r.type === 'event_msg' && p?.type === 'agent_message')
         return agent(str(p.message), codexRules.time(r));
+      // Paginated rollouts (0.148+) keep the reply only as a completed AgentMessage item.
+      const item = obj(p?.item);
+      if (r.type === 'event_msg' && p?.type === 'item_completed' && item?.type === 'AgentMessage')
+        return agent(contentText(item.content), codexRules.time(r));
       return undefined;
     }
     case 'pi': {

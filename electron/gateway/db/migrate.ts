@@ -1,6 +1,6 @@
 // Forward-only numbered migrations. `PRAGMA user_version` holds the applied version; pending
 // steps run in one transaction, so a crash leaves the previous version intact.
-import type Database from 'better-sqlite3';
+import type { Db } from './sqlite';
 
 export interface Migration {
   version: number;
@@ -17,7 +17,7 @@ export class NewerDatabaseError extends Error {
   }
 }
 
-export function migrate(db: Database.Database, migrations: readonly Migration[]): number {
+export function migrate(db: Db, migrations: readonly Migration[]): number {
   const sorted = [...migrations].sort((a, b) => a.version - b.version);
   sorted.forEach((m, i) => {
     if (m.version !== i + 1)

@@ -1,18 +1,16 @@
 // Opening the state database: one file in the data dir, WAL, foreign keys, a busy timeout, and
 // every pending migration applied before anyone touches it.
-import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { migrate } from './migrate';
 import { MIGRATIONS } from './migrations';
+import { openSqlite, type Db } from './sqlite';
 
-export type Db = Database.Database;
+export type { Db };
 
 export const DB_FILE = 'sightline.db';
 
 export interface OpenOptions {
-  /** Path to an alternative build of the native addon (Electron's ABI); see README. */
-  nativeBinding?: string;
   readonly?: boolean;
 }
 
@@ -20,11 +18,7 @@ export function openDatabase(dataDir: string, opts: OpenOptions = {}): Db {
   // Transcripts and provider keys live here: readable by this user only.
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, DB_FILE);
-  const nativeBinding = opts.nativeBinding ?? process.env.SIGHTLINE_SQLITE_BINDING;
-  const db = new Database(file, {
-    ...(nativeBinding ? { nativeBinding } : {}),
-    ...(opts.readonly ? { readonly: true, fileMustExist: true } : {}),
-  });
+  const db = openSqlite(file, opts.readonly ? { readonly: true, fileMustExist: true } : {});
   try {
     if (!opts.readonly) restrictToOwner(file);
     applyPragmas(db);

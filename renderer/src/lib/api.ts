@@ -1,5 +1,5 @@
 // The only module that touches the transport: Electron's preload (`window.sightline`) when
-// present, otherwise a WebSocket to browser mode with the token from the page URL.
+// present, otherwise a WebSocket to browser mode with the token the page was opened with.
 import type {
   ArgsOf,
   Channel,
@@ -89,6 +89,23 @@ function createWebSocketApi(url: string, onReconnect: () => void): SightlineApi 
   };
 }
 
+const TOKEN_KEY = 'sightline.token';
+
+/**
+ * Browser mode's per-launch token. The printed URL carries it in the fragment (#token=…), which
+ * the browser never sends over HTTP; it moves into this tab's sessionStorage (scoped by origin,
+ * so by port: no other server on 127.0.0.1 sees it, as it would a cookie) and out of the address
+ * bar. A reload finds it there; only the WebSocket upgrade ever carries it.
+ */
+function browserModeToken(): string {
+  const fromFragment = new URLSearchParams(window.location.hash.slice(1)).get('token');
+  if (fromFragment) {
+    window.sessionStorage.setItem(TOKEN_KEY, fromFragment);
+    window.history.replaceState(null, '', window.location.pathname + window.location.search);
+  }
+  return window.sessionStorage.getItem(TOKEN_KEY) ?? '';
+}
+
 let transport: SightlineApi | undefined;
 const reconnectListeners = new Set<() => void>();
 
@@ -97,7 +114,7 @@ function api(): SightlineApi {
   if (window.sightline) {
     transport = window.sightline;
   } else {
-    const token = new URLSearchParams(window.location.search).get('token') ?? '';
+    const token = browserModeToken();
     const proto = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
     const url = `${proto}//${window.location.host}/ws?token=${encodeURIComponent(token)}`;
     transport = createWebSocketApi(url, () => reconnectListeners.forEach((l) => l()));

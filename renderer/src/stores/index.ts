@@ -5,7 +5,7 @@ import { usePermissions } from './permissions';
 import { usePreferences } from './preferences';
 import { useProfiles } from './profiles';
 import { useSearch } from './search';
-import { useSession } from './session';
+import { useTranscript } from './transcript';
 import { useSettings } from './settings';
 import { useTimeline } from './timeline';
 import { useUi } from './ui';
@@ -19,7 +19,7 @@ export {
   usePreferences,
   useProfiles,
   useSearch,
-  useSession,
+  useTranscript,
   useSettings,
   useTimeline,
   useUi,
@@ -36,7 +36,7 @@ export function resetStores(): void {
     usePreferences,
     useProfiles,
     useSearch,
-    useSession,
+    useTranscript,
     useSettings,
     useTimeline,
     useUi,

@@ -4,7 +4,11 @@ import { migration001 } from './001-state-core';
 import { migration002 } from './002-runtime';
 import { migration003 } from './003-catalog';
 import { migration004 } from './004-ui';
+<<<<<<< HEAD
 import { migration005 } from './005-search-preferences';
+=======
+import { migration005 } from './005-catalog-provider-ids';
+>>>>>>> main
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,

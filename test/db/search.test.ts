@@ -75,7 +75,7 @@ describe('the transcript index', () => {
     const dir = tempDir();
     dirs.push(dir);
     const db = new Database(`${dir}/old.db`);
-    migrate(db, MIGRATIONS.slice(0, 4));
+    migrate(db, MIGRATIONS.slice(0, 5));
     db.prepare(
       `INSERT INTO session_messages (session_key, role, actor_type, text, created_at) VALUES ('agent:main:main', 'user', 'human', 'an older sentence', 1)`,
     ).run();

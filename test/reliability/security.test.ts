@@ -129,7 +129,7 @@ describe('message content never reaches the signal log or the logs', () => {
     ).map((r) => r.name);
     expect(tables).toContain('session_state_events');
     expect(tables).toContain('session_messages');
-    // The transcript's search index (FTS5 shadow tables of session_messages, migration 005) holds
+    // The transcript's search index (FTS5 shadow tables of session_messages, migration 006) holds
     // the same words by design; it is part of the transcript, not of the signal log.
     const transcriptIndex = (table: string) => table.startsWith('session_messages_fts');
     const where = (m: string) => {

@@ -1,4 +1,4 @@
-// The person's UI preferences (theme, notifications) in table `ui_preferences` (migration 005):
+// The person's UI preferences (theme, notifications) in table `ui_preferences` (migration 006):
 // one JSON value per name. Values read from disk are parsed like any input: a damaged or unknown
 // value falls back to the default instead of failing the page.
 import type Database from 'better-sqlite3';
@@ -71,7 +71,7 @@ export function createSqlitePreferenceStore(db: Database.Database): PreferenceSt
   return { get, set: (patch, at) => save(patch, at) };
 }
 
-/** SQLite when migration 005 has run on `db`, memory otherwise (as the inbox dismissals). */
+/** SQLite when migration 006 has run on `db`, memory otherwise (as the inbox dismissals). */
 export function createPreferenceStore(db?: Database.Database): PreferenceStore {
   const has =
     db?.prepare(`SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'ui_preferences'`).get() !==

@@ -99,7 +99,7 @@ export function createTranscriptStore(db: Db, now: () => number) {
       `UPDATE session_messages SET role = ?, actor_type = ?, actor_id = ?, text = ?, tool_calls = NULL,
          tool_call_id = NULL, tool_name = NULL, input_tokens = NULL, output_tokens = NULL WHERE session_key = ? AND id = ?`,
     ),
-    // The index is kept by the triggers of migration 005, in the transaction of every write.
+    // The index is kept by the triggers of migration 006, in the transaction of every write.
     search: db.prepare<
       [string, number],
       { id: number; session_key: string; role: MessageRole; created_at: number; snippet: string }

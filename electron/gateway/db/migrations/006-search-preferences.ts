@@ -7,8 +7,8 @@ import type { Migration } from '../migrate';
 // (update/delete) and clear changes the index inside the same statement, hence the same
 // transaction, as the message itself; a crash can never leave the two apart. `rebuild` indexes
 // the messages written before this migration.
-export const migration005: Migration = {
-  version: 5,
+export const migration006: Migration = {
+  version: 6,
   name: 'search-preferences',
   up: `
 CREATE VIRTUAL TABLE session_messages_fts USING fts5(

@@ -31,7 +31,7 @@ function runCli(args: string[], env: NodeJS.ProcessEnv, until?: RegExp): Promise
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env });
     let stdout = '';
     let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     const check = () => {
       if (until?.test(stdout)) child.kill('SIGTERM');
     };
@@ -65,7 +65,7 @@ describe('npm run web', () => {
     } finally {
       blocker.close();
     }
-  });
+  }, 60_000);
 
   it('opens the default browser when there is one, and not with --no-open', async () => {
     // A stand-in xdg-open on PATH records the URL it was asked to open.
@@ -86,7 +86,7 @@ describe('npm run web', () => {
     const url = /Open: (\S+)/.exec(run.stdout)?.[1];
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+$/);
     await expect.poll(() => fs.existsSync(opened) && fs.readFileSync(opened, 'utf8')).toBe(url);
-  });
+  }, 120_000);
 
   it('chooses the command per platform, and none without a display', () => {
     const url = 'http://127.0.0.1:4000/#token=abcDEF_-123';

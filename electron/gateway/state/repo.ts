@@ -153,7 +153,7 @@ export function createStateRepo(db: Db) {
     setNotified: db.prepare(
       `UPDATE session_watch_cursors SET notified = ? WHERE watcher_key = ? AND target_key = ?`,
     ),
-    // Pending is M > L; the index holds N > L, the same rows (migration 006).
+    // Pending is M > L; the index holds N > L, the same rows (migration 007).
     pendingCursors: db.prepare<[], CursorDbRow>(
       `SELECT * FROM session_watch_cursors WHERE material > last_seen AND notified > last_seen`,
     ),

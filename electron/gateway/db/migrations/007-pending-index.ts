@@ -5,8 +5,8 @@ import type { Migration } from '../migrate';
 // (one page per watcher per append). N > L holds exactly when M > L (N freezes at the first
 // material event of a notice, acknowledging sets L := N and N := M), and N changes only when a
 // notice opens or is acknowledged: the same rows, found by the sweep, at no cost to appends.
-export const migration006: Migration = {
-  version: 6,
+export const migration007: Migration = {
+  version: 7,
   name: 'pending-index',
   up: `
 DROP INDEX session_watch_cursors_pending;

@@ -154,9 +154,13 @@ export function createStateRepo(db: Db) {
       `UPDATE session_watch_cursors SET notified = ? WHERE watcher_key = ? AND target_key = ?`,
     ),
     // Pending is M > L; the index holds N > L, the same rows (migration 007).
-    pendingCursors: db.prepare<[], CursorDbRow>(
-      `SELECT * FROM session_watch_cursors WHERE material > last_seen AND notified > last_seen`,
-    ),
+    // Arrays, not objects: the sweep may read 100,000 of them at start-up.
+    pendingCursors: db
+      .prepare<[], [string, string, number, number, number]>(
+        `SELECT watcher_key, target_key, last_seen, notified, material FROM session_watch_cursors
+       WHERE material > last_seen AND notified > last_seen`,
+      )
+      .raw(),
     deleteHeldBy: db.prepare(`DELETE FROM session_watch_cursors WHERE watcher_key = ?`),
     deleteOnTarget: db.prepare(`DELETE FROM session_watch_cursors WHERE target_key = ?`),
   };
@@ -228,7 +232,8 @@ export function createStateRepo(db: Db) {
     },
     setNotified: (watcher: string, target: string, notified: number) =>
       void s.setNotified.run(notified, watcher, target),
-    pendingCursors: () => s.pendingCursors.all(),
+    /** [watcher, target, L, N, M] of every pending cursor. */
+    pendingCursors: () => s.pendingCursors.all() as unknown as [string, string, number, number, number][],
     deleteHeldBy: (watcher: string) => s.deleteHeldBy.run(watcher).changes,
     deleteOnTarget: (target: string) => s.deleteOnTarget.run(target).changes,
   };

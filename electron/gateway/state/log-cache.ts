@@ -207,7 +207,7 @@ export function createLogCache(db: Db) {
   };
 }
 
-/** A caller owns what it gets: a fresh event, a fresh payload (nested values cloned, rarely). */
+/** A caller owns what it gets: a fresh event, a fresh payload (nested values copied too, rarely). */
 export function copyEvent(e: StateEvent): StateEvent {
   const out: StateEvent = {
     sequence: e.sequence,
@@ -225,7 +225,7 @@ export function copyEvent(e: StateEvent): StateEvent {
 function copyPayload(p: Record<string, unknown>): Record<string, unknown> {
   for (const k in p) {
     const v = p[k];
-    if (typeof v === 'object' && v !== null) return structuredClone(p);
+    if (typeof v === 'object' && v !== null) return JSON.parse(JSON.stringify(p)) as Record<string, unknown>;
   }
   return { ...p };
 }

@@ -46,8 +46,23 @@ export function pageRowToEvent(r: PageRow): StateEvent {
   const event: StateEvent = { sequence: r[0], kind: r[1], actorType: r[2], occurredAt: r[5], summary: r[6] };
   if (r[3] !== null) event.actorId = r[3];
   if (r[4] !== null) event.runId = r[4];
-  if (r[7] !== null) event.payload = JSON.parse(r[7]) as Record<string, unknown>;
+  if (r[7] !== null) event.payload = parsePayload(r[7]);
   return event;
+}
+
+// Most payloads repeat (`{"channel":"desktop"}`, `{"outcome":"error"}`): a flat one is parsed once
+// and copied after; a nested one is parsed every time (a fresh deep copy for every caller).
+const flatPayloads = new Map<string, Record<string, unknown>>();
+
+function parsePayload(text: string): Record<string, unknown> {
+  const known = flatPayloads.get(text);
+  if (known) return { ...known };
+  const parsed = JSON.parse(text) as Record<string, unknown>;
+  if (Object.values(parsed).every((v) => typeof v !== 'object' || v === null)) {
+    if (flatPayloads.size >= 1024) flatPayloads.clear();
+    flatPayloads.set(text, { ...parsed });
+  }
+  return parsed;
 }
 
 export function toStateEvent(row: EventDbRow): StateEvent {

@@ -151,7 +151,8 @@ export function inboxItems(gw: GatewayApi, dismissals: DismissalStore): InboxIte
       items.push({ id, type: 'notice', sessionKey, targetKey, text: entry.text });
     }
   }
-  for (const info of gw.sessions.list()) {
+  // Only adopted sessions can have an upstream alert: a 10,000-session fleet is not read for it.
+  for (const info of gw.sessions.listAdopted?.() ?? gw.sessions.list()) {
     const alert = upstreamAlert(gw, info, dismissals);
     if (!alert) continue;
     items.push({

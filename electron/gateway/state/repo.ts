@@ -41,14 +41,30 @@ const EVENT_COLUMNS =
 const PAGE_COLUMNS = 'sequence, kind, actor_type, actor_id, run_id, occurred_at, summary, payload';
 type PageRow = [number, EventKind, ActorType, string | null, string | null, number, string, string | null];
 
-/** A StateEvent from a raw page row (PAGE_COLUMNS order). */
-export function pageRowToEvent(r: PageRow): StateEvent {
-  const event: StateEvent = { sequence: r[0], kind: r[1], actorType: r[2], occurredAt: r[5], summary: r[6] };
-  if (r[3] !== null) event.actorId = r[3];
-  if (r[4] !== null) event.runId = r[4];
-  if (r[7] !== null) event.payload = parsePayload(r[7]);
+/**
+ * The one place a StateEvent is shaped: the contract's keys in its order, the optional ones only
+ * when present (null and undefined both mean absent).
+ */
+export function stateEvent(
+  sequence: number,
+  kind: EventKind,
+  actorType: ActorType,
+  occurredAt: number,
+  summary: string,
+  actorId: string | null | undefined,
+  runId: string | null | undefined,
+  payload: Record<string, unknown> | undefined,
+): StateEvent {
+  const event: StateEvent = { sequence, kind, actorType, occurredAt, summary };
+  if (actorId != null) event.actorId = actorId;
+  if (runId != null) event.runId = runId;
+  if (payload !== undefined) event.payload = payload;
   return event;
 }
+
+/** A StateEvent from a raw page row (PAGE_COLUMNS order). */
+export const pageRowToEvent = (r: PageRow): StateEvent =>
+  stateEvent(r[0], r[1], r[2], r[5], r[6], r[3], r[4], r[7] === null ? undefined : parsePayload(r[7]));
 
 // Most payloads repeat (`{"channel":"desktop"}`, `{"outcome":"error"}`): a flat one is parsed once
 // and copied after; a nested one is parsed every time (a fresh deep copy for every caller).
@@ -65,19 +81,17 @@ function parsePayload(text: string): Record<string, unknown> {
   return parsed;
 }
 
-export function toStateEvent(row: EventDbRow): StateEvent {
-  const event: StateEvent = {
-    sequence: row.sequence,
-    kind: row.kind,
-    actorType: row.actor_type,
-    occurredAt: row.occurred_at,
-    summary: row.summary,
-  };
-  if (row.actor_id !== null) event.actorId = row.actor_id;
-  if (row.run_id !== null) event.runId = row.run_id;
-  if (row.payload !== null) event.payload = JSON.parse(row.payload) as Record<string, unknown>;
-  return event;
-}
+export const toStateEvent = (row: EventDbRow): StateEvent =>
+  stateEvent(
+    row.sequence,
+    row.kind,
+    row.actor_type,
+    row.occurred_at,
+    row.summary,
+    row.actor_id,
+    row.run_id,
+    row.payload === null ? undefined : (JSON.parse(row.payload) as Record<string, unknown>),
+  );
 
 export function toStateEventRow(row: EventDbRow): StateEventRow {
   return { ...toStateEvent(row), sessionKey: row.session_key, agentId: row.agent_id };

@@ -9,7 +9,7 @@ import { createPruner, PRUNE_INTERVAL_MS } from './prune';
 import { normaliseRecord, resolveKey, type NormalisedRecord } from './record-input';
 import { createSharedDbPoller } from './shared-db';
 import { createLogCache, type LogFacts } from './log-cache';
-import { createStateRepo, toStateEvent, toStateEventRow, type CursorDbRow } from './repo';
+import { createStateRepo, stateEvent, toStateEvent, toStateEventRow, type CursorDbRow } from './repo';
 import type { HeartbeatWaker } from './waker';
 
 export const CHANGES_LIMIT = 200;
@@ -178,16 +178,8 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
         cursorsTouched.push(w);
       }
     }
-    const event: StateEvent = {
-      sequence: seq,
-      kind: r.kind,
-      actorType: r.actorType,
-      occurredAt: r.occurredAt,
-      summary: r.summary,
-    };
-    if (r.actorId !== undefined) event.actorId = r.actorId;
-    if (r.runId !== undefined) event.runId = r.runId;
-    if (r.payload !== undefined) event.payload = JSON.parse(r.payload) as Record<string, unknown>;
+    const payload = r.payload === undefined ? undefined : (JSON.parse(r.payload) as Record<string, unknown>);
+    const event = stateEvent(seq, r.kind, r.actorType, r.occurredAt, r.summary, r.actorId, r.runId, payload);
     return { event, notices, cursorsTouched, created: true };
   });
 

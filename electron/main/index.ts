@@ -1,6 +1,6 @@
 // Electron main: app lifecycle and composition. Thin on purpose; every decision lives in a pure
 // module next to this one (security, guards, ipc, notifications, native-binding, shutdown).
-import { app, ipcMain, session, shell, type BrowserWindow } from 'electron';
+import { app, dialog, ipcMain, safeStorage, session, shell, type BrowserWindow } from 'electron';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PUSH_CHANNEL } from '../../shared/ipc/channels';
@@ -9,6 +9,7 @@ import { createApiHandlers } from '../gateway/api/handlers';
 import { createPushBridge, type PushBridge } from '../gateway/api/push-bridge';
 import { createGateway, type Gateway } from '../gateway';
 import { useNativeBinding } from '../gateway/db/sqlite';
+import { nativeConsent } from './consent-dialog';
 import { hardenSession, hardenWebContents } from './guards';
 import { registerIpcHandlers } from './ipc';
 import { chooseNativeBinding } from './native-binding';
@@ -66,7 +67,10 @@ function configureNativeBinding(): void {
 function startGateway(): void {
   configureNativeBinding();
   const dataDir = app.getPath('userData');
-  const gw = createGateway({ dataDir });
+  // Secrets are sealed with the system keyring; consent is asked with a native dialog the page
+  // cannot answer.
+  const gw = createGateway({ dataDir, secrets: { safeStorage } });
+  gw.consent.plug(nativeConsent(dialog, () => (mainWindow?.isDestroyed() ? undefined : mainWindow)));
   gateway = gw;
   const api = createApiHandlers(gw, {
     app: { name: 'Sightline', version: app.getVersion(), mode: 'electron', dataDir },

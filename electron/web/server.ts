@@ -103,6 +103,9 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   if (host !== HOST) throw new Error(`Browser mode binds ${HOST} only (refused: ${host})`);
   const token = opts.token ?? newToken();
   if (token.length < 16) throw new Error('The browser mode token must be at least 16 characters');
+  // In browser mode the person answers consent questions in the page: whoever holds the token is
+  // as powerful as the person at the keyboard (README, "Security").
+  opts.gateway.consent.plug(opts.gateway.consent.pagePrompt);
   const api = createApiHandlers(opts.gateway, {
     app: { name: 'Sightline', version: '0.0.0', mode: 'web', dataDir: '', ...opts.app },
     ...(opts.dismissals ? { dismissals: opts.dismissals } : {}),

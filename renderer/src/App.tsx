@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useFleet } from './stores/fleet';
 import { useInbox } from './stores/inbox';
 import { usePermissions } from './stores/permissions';
+import { useConsent } from './stores/consent';
 import { useUi, type View } from './stores/ui';
 import { errorMessage } from './lib/api';
 import { startLive } from './lib/live';
@@ -12,6 +13,7 @@ import { Inbox } from './features/inbox/Inbox';
 import { Catalog } from './features/catalog/Catalog';
 import { Settings } from './features/settings/Settings';
 import { CommandPalette } from './features/palette/CommandPalette';
+import { ConsentPrompt } from './features/consent/ConsentPrompt';
 import { startDemo } from './features/palette/commands';
 import { Kbd } from './components/Badges';
 
@@ -91,6 +93,7 @@ export function App() {
     useFleet.getState().load().catch(fail);
     useInbox.getState().load().catch(fail);
     usePermissions.getState().load().catch(fail);
+    useConsent.getState().load().catch(fail);
     window.addEventListener('keydown', onGlobalKey);
     return () => {
       stop();
@@ -139,6 +142,7 @@ export function App() {
         <main className="content">{loaded ? <Main /> : <p className="pad muted">Connecting…</p>}</main>
       </div>
       {paletteOpen && <CommandPalette />}
+      <ConsentPrompt />
     </div>
   );
 }

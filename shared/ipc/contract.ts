@@ -6,6 +6,7 @@ import type {
   AgentView,
   AppInfo,
   CatalogEntry,
+  ConsentRequestView,
   DemoFleet,
   FleetSnapshot,
   Goal,
@@ -41,6 +42,8 @@ export interface ResultMap {
   'acp:profiles:remove': { removed: boolean };
   'acp:permissions:list': PermissionRequestView[];
   'acp:permissions:respond': { resolved: true };
+  'consent:list': ConsentRequestView[];
+  'consent:respond': { resolved: true };
 }
 
 export type IpcContract = {

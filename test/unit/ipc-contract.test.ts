@@ -10,6 +10,7 @@ import {
   type ArgsOf,
   type CatalogEntry,
   type Channel,
+  type ConsentRequestView,
   type DemoFleet,
   type Envelope,
   type EventKind,
@@ -43,6 +44,8 @@ describe('IPC contract types', () => {
       'app:info',
       'catalog:adopt',
       'catalog:list',
+      'consent:list',
+      'consent:respond',
       'demo:start',
       'fleet:snapshot',
       'goals:clear',
@@ -114,7 +117,10 @@ describe('IPC contract types', () => {
       command: string;
       args?: string[] | undefined;
       env?: Record<string, string> | undefined;
+      keepEnv?: string[] | undefined;
       cwd?: string | undefined;
+      allowAgents?: boolean | undefined;
+      askTerminal?: boolean | undefined;
     }>();
     expectTypeOf<ArgsOf<'acp:profiles:remove'>>().toEqualTypeOf<{ id: string }>();
     expectTypeOf<ArgsOf<'acp:permissions:list'>>().toEqualTypeOf<Empty>();
@@ -122,6 +128,8 @@ describe('IPC contract types', () => {
       requestId: string;
       optionId?: string | undefined;
     }>();
+    expectTypeOf<ArgsOf<'consent:list'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ArgsOf<'consent:respond'>>().toEqualTypeOf<{ requestId: string; allow: boolean }>();
   });
 
   it('pins result types', () => {
@@ -147,6 +155,8 @@ describe('IPC contract types', () => {
     expectTypeOf<ResultOf<'acp:profiles:remove'>>().toEqualTypeOf<{ removed: boolean }>();
     expectTypeOf<ResultOf<'acp:permissions:list'>>().toEqualTypeOf<PermissionRequestView[]>();
     expectTypeOf<ResultOf<'acp:permissions:respond'>>().toEqualTypeOf<{ resolved: true }>();
+    expectTypeOf<ResultOf<'consent:list'>>().toEqualTypeOf<ConsentRequestView[]>();
+    expectTypeOf<ResultOf<'consent:respond'>>().toEqualTypeOf<{ resolved: true }>();
     expectTypeOf<AcpProfileView>().toEqualTypeOf<{
       id: string;
       name: string;
@@ -154,6 +164,8 @@ describe('IPC contract types', () => {
       args: string[];
       env: Record<string, string>;
       cwd?: string;
+      allowAgents: boolean;
+      askTerminal: boolean;
     }>();
     expectTypeOf<SessionView['tokens']>().toEqualTypeOf<{ input: number; output: number }>();
     expectTypeOf<AgentView>().not.toHaveProperty('apiKey');
@@ -250,6 +262,32 @@ describe('IPC argument schemas', () => {
     expect(parseArgs('acp:permissions:respond', { requestId: 'r-1', optionId: 'allow-once' })).toEqual({
       ok: true,
       value: { requestId: 'r-1', optionId: 'allow-once' },
+    });
+    expect(
+      parseArgs('acp:profiles:save', {
+        id: 'a',
+        name: 'A',
+        command: 'a',
+        keepEnv: ['TOKEN'],
+        allowAgents: true,
+        askTerminal: false,
+      }),
+    ).toEqual({
+      ok: true,
+      value: {
+        id: 'a',
+        name: 'A',
+        command: 'a',
+        args: [],
+        env: {},
+        keepEnv: ['TOKEN'],
+        allowAgents: true,
+        askTerminal: false,
+      },
+    });
+    expect(parseArgs('consent:respond', { requestId: 'consent-1', allow: false })).toEqual({
+      ok: true,
+      value: { requestId: 'consent-1', allow: false },
     });
   });
 

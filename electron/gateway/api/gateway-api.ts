@@ -6,6 +6,7 @@ import type {
   AgentConfig,
   CatalogEntry,
   CatalogProvider,
+  ConsentRequestView,
   CursorRow,
   EventKind,
   GatewayEvent,
@@ -15,10 +16,12 @@ import type {
   PermissionRequestView,
   RunInfo,
   RunStatus,
+  SecretStorageInfo,
   SessionInfo,
   TranscriptMessage,
 } from '../types';
 import type { StateEventRow } from '../../../shared/domain';
+import type { AskPerson } from '../trust/consent';
 
 export type Actor = { type: 'human' | 'agent'; id?: string };
 
@@ -74,7 +77,9 @@ export interface GatewayApi {
   acp: {
     profiles: {
       list(): AcpProfile[];
-      save(p: AcpProfile): AcpProfile;
+      get(id: string): AcpProfile | undefined;
+      /** Stored once the person allowed its command line; rejects `declined by the person`. */
+      propose(p: AcpProfile): Promise<AcpProfile>;
       remove(id: string): boolean;
     };
     permissions: {
@@ -83,6 +88,16 @@ export interface GatewayApi {
       respond(requestId: string, optionId: string | undefined): boolean;
     };
   };
+  consent: {
+    /** The host's way of asking the person (Electron: a native dialog; browser mode: the page). */
+    plug(ask: AskPerson | undefined): void;
+    /** Browser mode's port: questions wait in the page. */
+    pagePrompt: AskPerson;
+    /** Questions waiting in the page (browser mode only; Electron asks natively). */
+    pending(): ConsentRequestView[];
+    respond(requestId: string, allowed: boolean): void;
+  };
+  secrets: { info: SecretStorageInfo };
   goals: {
     get(sessionKey: string): Goal | undefined;
     set(sessionKey: string, goal: { objective?: string; status?: GoalStatus }, actor: Actor): Goal;

@@ -82,7 +82,7 @@ describe('an agent process whose command line nobody allowed', () => {
   it('waits for the person with the exact spawn command; declined, nothing runs', async () => {
     const { gw, port } = setup(false);
     gw.acp.profiles.save({ ...FIXTURE, env: { LEVEL: 'x' }, allowAgents: true });
-    // A profile stored before consent existed (migration 006 gives it no remembered revision).
+    // A profile stored before consent existed (migration 008 gives it no remembered revision).
     gw.db.prepare(`UPDATE acp_profiles SET command_rev = 'from-before' WHERE id = 'fixture'`).run();
 
     const r = await gw.tools.call('agent:main:main', 'sessions_spawn', { task: 'answer hi', runtime: 'acp' });

@@ -1,24 +1,9 @@
 // Settings → where secrets live: encrypted with the system keyring, or a plain statement of why
 // not (browser mode, Linux without a secret service). The gateway decides; app:info says it.
-import { useEffect, useState } from 'react';
-import type { SecretStorageInfo } from '../../../../shared/ipc';
-import { call, errorMessage } from '../../lib/api';
+import { useUi } from '../../stores/ui';
 
 export function SecretStorage() {
-  const [info, setInfo] = useState<SecretStorageInfo | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    call('app:info', {}).then(
-      (app) => setInfo(app.secrets ?? null),
-      (err: unknown) => setError(errorMessage(err)),
-    );
-  }, []);
-  if (error)
-    return (
-      <p className="form-error" role="alert">
-        {error}
-      </p>
-    );
+  const info = useUi((s) => s.app?.secrets);
   if (!info) return null;
   return (
     <p

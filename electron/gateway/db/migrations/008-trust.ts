@@ -4,8 +4,8 @@ import type { Migration } from '../migrate';
 // line they confirmed, keyed by what it is for), and per ACP profile whether agents may start it,
 // whether its terminal commands need the person, and a revision that changes with its command line
 // (a changed command line is a new consent key, so it is asked again).
-export const migration006: Migration = {
-  version: 6,
+export const migration008: Migration = {
+  version: 8,
   name: 'trust',
   up: `
 CREATE TABLE consents (

@@ -1,5 +1,6 @@
 // createGateway(): the composition root of the gateway. Plain Node; never imports Electron.
 import { isMainKey, parseSessionKey } from '../../shared/session-keys';
+import { createBackupService, type BackupService } from './db/backups';
 import { openDatabase, type Db } from './db/open';
 import { createTransactions } from './db/transactions';
 import { realScheduler } from './scheduler';
@@ -40,6 +41,8 @@ export interface Gateway {
   goals: Runtime['goals'];
   /** The database handle, for the catalog, browser mode and tests in this process. */
   db: Db;
+  /** Rolling daily backups of the database (started with autoStart). */
+  backups: BackupService;
   close(): void;
 }
 
@@ -52,6 +55,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const logger = options.logger ?? consoleLogger;
   const autoStart = options.autoStart ?? true;
   const db = openDatabase(options.dataDir);
+  const backups = createBackupService({ db, dataDir: options.dataDir, now, scheduler, logger });
   const tx = createTransactions(db, (err) =>
     logger.warn('gateway: after-commit step failed', { error: String(err) }),
   );
@@ -203,6 +207,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     waker.enableTimers(true);
     runtime.start();
     catalog.start();
+    backups.start();
     stopSharedPoll = scheduler.every(SHARED_POLL_MS, () => {
       try {
         state.pollShared();
@@ -228,9 +233,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     catalog,
     acp: runtime.acp,
     db,
+    backups,
     close() {
       if (closed) return;
       closed = true;
+      backups.stop();
       waker.enableTimers(false);
       stopSharedPoll?.();
       runtime.stop();

@@ -6,6 +6,7 @@ import type {
   AgentView,
   AppInfo,
   CatalogEntry,
+  DatabaseStatus,
   DemoFleet,
   FleetSnapshot,
   Goal,
@@ -41,6 +42,8 @@ export interface ResultMap {
   'acp:profiles:remove': { removed: boolean };
   'acp:permissions:list': PermissionRequestView[];
   'acp:permissions:respond': { resolved: true };
+  'database:status': DatabaseStatus;
+  'database:restore': { restoring: true };
 }
 
 export type IpcContract = {

@@ -83,6 +83,10 @@ export interface GatewayApi {
       respond(requestId: string, optionId: string | undefined): boolean;
     };
   };
+  backups: {
+    readonly databasePath: string;
+    list(): { name: string; takenAt: number; bytes: number }[];
+  };
   goals: {
     get(sessionKey: string): Goal | undefined;
     set(sessionKey: string, goal: { objective?: string; status?: GoalStatus }, actor: Actor): Goal;

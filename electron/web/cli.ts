@@ -5,9 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createGateway } from '../gateway/index';
-import { createDismissalStore } from '../gateway/api/dismissals';
-import { startWebServer } from './server';
+import { startBrowserMode } from './app';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -19,27 +17,30 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
-  const gateway = createGateway({ dataDir, autoStart: true });
   const port = Number(process.env.SIGHTLINE_WEB_PORT ?? 0);
-  const server = await startWebServer({
-    gateway,
+  const app = await startBrowserMode({
+    dataDir,
     rendererDir,
     port: Number.isInteger(port) && port > 0 && port < 65536 ? port : 0,
-    dismissals: createDismissalStore(gateway.db),
-    app: { version: pkg.version, dataDir },
+    version: pkg.version,
   });
+  const notice = app.host.notice();
+  if (notice?.kind === 'damaged')
+    console.error(
+      `The database at ${notice.path} was damaged; it was moved to ${notice.movedTo}. ` +
+        (notice.restoredFrom
+          ? `Started from the backup ${notice.restoredFrom}.`
+          : 'Started with an empty database.'),
+    );
   console.log(`Sightline (browser mode) — data in ${dataDir}`);
-  console.log(`Open: ${server.url}`);
+  console.log(`Open: ${app.server.url}`);
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: shutting down`);
-    void server.close().finally(() => {
-      gateway.close();
-      process.exit(0);
-    });
+    void app.close().finally(() => process.exit(0));
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -14,6 +14,7 @@ import { Settings } from './features/settings/Settings';
 import { CommandPalette } from './features/palette/CommandPalette';
 import { startDemo } from './features/palette/commands';
 import { Kbd } from './components/Badges';
+import { DatabaseNotice } from './components/DatabaseNotice';
 
 function EmptyState() {
   const starting = useFleet((s) => s.demoStarting);
@@ -126,6 +127,7 @@ export function App() {
           Commands <Kbd>Ctrl K</Kbd>
         </button>
       </header>
+      <DatabaseNotice />
       {error && (
         <div className="error-bar" role="alert" data-testid="error">
           {error}

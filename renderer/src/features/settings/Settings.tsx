@@ -5,6 +5,7 @@ import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
 import { AcpProfiles } from './AcpProfiles';
 import { Retention } from './Retention';
+import { Backups } from './Backups';
 
 function AgentForm({ agent }: { agent: AgentView }) {
   const save = useSettings((s) => s.save);
@@ -147,6 +148,7 @@ export function Settings() {
       ))}
       <AcpProfiles />
       <Retention />
+      <Backups />
     </section>
   );
 }

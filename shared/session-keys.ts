@@ -53,8 +53,20 @@ export function isMainKey(key: string): boolean {
   return parseSessionKey(key).kind === 'main';
 }
 
+// Key builders: every key the gateway makes comes from one of these, so its form is decided once.
+
 export function mainKeyFor(agentId: string): string {
   return `agent:${agentId.toLowerCase()}:main`;
+}
+
+/** A spawned or started child: `agent:<agentId>:subagent:<id>` or `agent:<agentId>:acp:<id>`. */
+export function childKeyFor(agentId: string, runtime: 'native' | 'acp', id: string): string {
+  return `agent:${agentId.toLowerCase()}:${runtime === 'acp' ? 'acp' : 'subagent'}:${id}`;
+}
+
+/** An adopted catalog session: `agent:main:adopted:<provider>:<threadId>`. */
+export function adoptedKeyFor(provider: string, threadId: string): string {
+  return `agent:main:adopted:${provider}:${threadId}`;
 }
 
 export function isValidAgentId(id: string): boolean {

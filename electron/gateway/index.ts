@@ -1,22 +1,40 @@
-// createGateway(): the composition root of the gateway. Plain Node; never imports Electron.
-import { isMainKey, parseSessionKey } from '../../shared/session-keys';
+// createGateway(): the composition root of the gateway. It only wires: stores, then the state
+// core, the turn path, the services that use them, then timers. Plain Node; never imports Electron.
+import path from 'node:path';
+import { isMainKey, normalizeSessionKey } from '../../shared/session-keys';
+import { createCatalog, resolveCatalogRoots, type CatalogService } from './catalog';
 import { createBackupService, type BackupService } from './db/backups';
 import { openDatabase, type Db } from './db/open';
 import { createTransactions } from './db/transactions';
-import { realScheduler } from './scheduler';
 import { consoleLogger, EventHub } from './events';
+import { createAcpProfileStore } from './runtime/acp/profile-store';
+import { createAcpSessions } from './runtime/acp/sessions';
+import { agentTools } from './runtime/agent-tools';
+import { createAgentsService, createAgentStore } from './runtime/agents';
+import { compactIfNeeded } from './runtime/compaction';
+import { createRunControl, type RunControl } from './runtime/control';
+import { startDemo } from './runtime/demo';
+import { createGoals, type Goals } from './runtime/goals';
+import { createHeartbeats } from './runtime/heartbeats';
+import { createHuman, type Human } from './runtime/human';
+import { createMessages } from './runtime/messages';
+import { createModelCache } from './runtime/models';
+import { createRunStore } from './runtime/runs';
+import { createSpawner } from './runtime/spawn';
+import { TurnEngine } from './runtime/turns';
+import { runWakes } from './runtime/wake';
+import { realScheduler } from './scheduler';
+import { createSessions } from './sessions/service';
 import { createSessionStore } from './sessions/store';
 import { createTranscriptStore } from './sessions/transcripts';
 import { NoticeQueues } from './state/notice-queue';
+import { createNotices, type Notices } from './state/notices';
 import { createStateCore, type StateCore } from './state/session-state';
 import { HeartbeatWaker } from './state/waker';
-import { resolveKey } from './state/record-input';
+import { createTools } from './tools';
 import { ToolRegistry } from './tools/registry';
 import { sessionStatusTool, sessionsListTool } from './tools/session-tools';
-import type { GatewayOptions, NoticeQueue, Sessions, Tools } from './types';
-import { decodeNoticeContextKey } from '../../shared/session-keys';
-import { createRuntime, type Runtime } from './runtime';
-import { createCatalog, resolveCatalogRoots, type CatalogService } from './catalog';
+import type { GatewayOptions, Sessions, Tools, TranscriptMessage } from './types';
 
 export type * from './types';
 export { GatewayError } from './errors';
@@ -25,20 +43,32 @@ export { realScheduler } from './scheduler';
 /** How often a gateway looks for notices committed by other gateways on the same database. */
 export const SHARED_POLL_MS = 1000;
 
+type AcpApi = ReturnType<typeof createAcpSessions>;
+
 export interface Gateway {
   sessions: Sessions;
   state: StateCore;
-  notices: NoticeQueue & { all(): ReturnType<NoticeQueues['all']> };
+  notices: Notices;
   tools: Tools;
-  human: Runtime['human'];
+  human: Human;
   events: EventHub;
   waker: HeartbeatWaker;
-  agents: Runtime['agents'];
-  transcripts: Runtime['transcripts'];
-  runtime: Runtime['control'];
+  agents: ReturnType<typeof createAgentsService>;
+  transcripts: {
+    page(
+      sessionKey: string,
+      opts?: { beforeId?: number; limit?: number },
+    ): { messages: TranscriptMessage[]; hasMore: boolean };
+    all(sessionKey: string): TranscriptMessage[];
+  };
+  runtime: RunControl & { startDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }> };
   catalog: CatalogService;
-  acp: Runtime['acp'];
-  goals: Runtime['goals'];
+  acp: {
+    profiles: ReturnType<typeof createAcpProfileStore>;
+    permissions: AcpApi['permissions'];
+    deliver: AcpApi['deliver'];
+  };
+  goals: Goals;
   /** The database handle, for the catalog, browser mode and tests in this process. */
   db: Db;
   /** Rolling daily backups of the database (started with autoStart). */
@@ -54,104 +84,88 @@ export function createGateway(options: GatewayOptions): Gateway {
   const scheduler = options.scheduler ?? realScheduler;
   const logger = options.logger ?? consoleLogger;
   const autoStart = options.autoStart ?? true;
+
+  // Storage: the database, one transaction helper, the push events that follow commits.
   const db = openDatabase(options.dataDir);
   const backups = createBackupService({ db, dataDir: options.dataDir, now, scheduler, logger });
   const tx = createTransactions(db, (err) =>
     logger.warn('gateway: after-commit step failed', { error: String(err) }),
   );
   const events = new EventHub(logger, tx);
+  const emit = events.emit;
   const store = createSessionStore(db, now);
   const transcripts = createTranscriptStore(db, now);
-  // The runtime is built after the state core it needs; callbacks below reach it late.
-  const late: { runtime?: Runtime } = {};
+  const agentStore = createAgentStore(db, now);
+  const runs = createRunStore(db);
+  const acpProfiles = createAcpProfileStore(db, now);
 
-  const queues = new NoticeQueues((sessionKey, entry) =>
-    events.emit({ type: 'notice:queued', sessionKey, entry }),
-  );
-  const waker = new HeartbeatWaker(
-    now,
-    (key) => isMainKey(key) || (late.runtime?.isMainSession(key) ?? false),
-    scheduler,
-  );
-  const sessionExists = (key: string) => store.get(key) !== undefined;
+  // The state core: signal log, cursors, notices and wakes.
+  const queues = new NoticeQueues((sessionKey, entry) => emit({ type: 'notice:queued', sessionKey, entry }));
+  const waker = new HeartbeatWaker(now, (key) => isMainKey(key) || agentStore.isMainKey(key), scheduler);
   const state = createStateCore({
     db,
     now,
     logger,
     queues,
     waker,
-    sessionExists,
-    emit: events.emit,
+    sessionExists: (key) => store.get(key) !== undefined,
+    emit,
     afterCommit: tx.afterCommit,
   });
+  const notices = createNotices({ queues, state, emit });
 
-  const notices: Gateway['notices'] = {
-    peek: (sessionKey) => queues.peek(parseSessionKey(sessionKey).key),
-    enqueue: (sessionKey, entry) => {
-      if (!entry || typeof entry.text !== 'string') throw new Error('notice entry needs a text');
-      return queues.enqueue(parseSessionKey(sessionKey).key, entry);
-    },
-    drain: (sessionKey) => {
-      const key = parseSessionKey(sessionKey).key;
-      const entries = queues.take(key);
-      const targets = entries
-        .map((e) => decodeNoticeContextKey(e.contextKey))
-        .filter((t): t is string => !!t);
-      if (entries.length) events.emit({ type: 'notice:drained', sessionKey: key, entries });
-      // Acknowledge on drain: only session-state entries acknowledge, each its own target.
-      if (targets.length) state.acknowledge(key, targets);
-      return entries;
-    },
-    all: () => queues.all(),
-  };
-
-  const sessions: Sessions = {
-    create(input) {
-      const info = store.create(input);
-      events.emit({ type: 'session:changed', sessionKey: info.key });
-      return info;
-    },
-    get: (key, agentId) => store.get(key, agentId),
-    list: () => store.list(),
-    reset(key) {
-      const k = parseSessionKey(key).key;
-      transcripts.clear(k);
-      state.removeCursorsHeldBy(k);
-      queues.clear(k);
-      late.runtime?.onReset(k);
-      events.emit({ type: 'session:changed', sessionKey: k });
-    },
-    delete(key, agentId) {
-      const k = resolveKey(key, agentId ?? store.get(key)?.agentId ?? 'main');
-      db.transaction(() => {
-        store.remove(k.key, k.agentId);
-        store.detachChildren(k.key);
-        transcripts.clear(k.key);
-        state.removeCursorsHeldBy(k.key);
-        state.removeCursorsOn(k.key);
-      })();
-      queues.clear(k.key);
-      waker.forget(k.key);
-      late.runtime?.onDelete(k.key);
-      events.emit({ type: 'session:deleted', sessionKey: k.key });
-    },
-  };
-
+  // The turn path: one turn at a time per session; ACP children run their own agents.
   const registry = new ToolRegistry();
-  const describe = (key: string) => late.runtime?.describe(key) ?? {};
-  registry.register(sessionStatusTool({ sessions: store, state, describe }));
-  registry.register(sessionsListTool({ sessions: store, state, describe }));
-
-  const tools: Tools = {
-    call(caller, tool, args) {
-      if (typeof caller !== 'string' || caller.length === 0) {
-        return Promise.resolve({ ok: false, error: 'callerSessionKey is required' });
+  const engine = new TurnEngine({
+    now,
+    scheduler,
+    logger,
+    emit,
+    store,
+    transcripts,
+    runs,
+    agents: agentStore,
+    notices,
+    registry,
+    state,
+    providerFor: createModelCache(),
+    afterTurn: (key, agent) => {
+      try {
+        if (compactIfNeeded({ transcripts, state }, key, agent))
+          emit({ type: 'session:changed', sessionKey: key });
+      } catch (err) {
+        logger.warn('runtime: compaction failed', { sessionKey: key, error: String(err) });
       }
-      const parsed = parseSessionKey(caller);
-      return registry.call({ caller: parsed.key, callerAgentId: parsed.agentId ?? 'main' }, tool, args);
     },
-  };
+  });
+  const acp = createAcpSessions({
+    now,
+    logger,
+    emit,
+    transcripts,
+    runs,
+    profiles: acpProfiles,
+    workRoot: path.join(options.dataDir, 'acp-work'),
+    onRunEnd: (childKey, run, spawn, text) => engine.announceToParent(childKey, run, spawn, text),
+  });
 
+  // Services: one function per action, each one transaction, events after the commit.
+  const goals = createGoals({ db, tx, now, state, store, emit });
+  const sessions = createSessions({
+    tx,
+    emit,
+    store,
+    transcripts,
+    state,
+    queues,
+    waker,
+    owners: [goals, runs],
+    onReset: (key) => engine.forget(key),
+    onDelete: (key) => {
+      engine.forget(key);
+      acp.forget(key);
+    },
+  });
   const catalog = createCatalog({
     db,
     sessions,
@@ -161,51 +175,40 @@ export function createGateway(options: GatewayOptions): Gateway {
     roots: resolveCatalogRoots(options.catalogRoots),
     importTranscript(sessionKey, messages) {
       for (const m of messages)
-        events.emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });
+        emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });
     },
   });
-
-  // Messages to adopted sessions go upstream (the catalog's CLI continuation), messages to ACP
-  // children become prompts; native sessions take a turn.
-  const deliverExternal = async (
-    key: string,
-    text: string,
-    from: { type: 'agent' | 'human'; id: string },
-  ) => {
-    const kind = parseSessionKey(key).kind;
-    if (kind === 'adopted') {
-      await catalog.continue(key, text);
-      return { channel: 'desktop' };
-    }
-    if (kind === 'acp' && late.runtime?.acp.deliver(key, text, from)) return { channel: 'acp' };
-    return false as const;
-  };
-
-  const runtime = createRuntime({
-    db,
-    now,
-    scheduler,
-    logger,
-    events,
-    store,
+  const spawner = createSpawner({ tx, now, emit, sessions, state, transcripts, runs, engine, acp });
+  const messages = createMessages({
+    tx,
+    emit,
     transcripts,
-    state,
-    notices,
-    waker,
-    registry,
-    sessions,
-    autoStart,
-    deliverExternal,
-    dataDir: options.dataDir,
+    engine,
+    acp,
+    continueUpstream: (key, text) => catalog.continue(key, text),
   });
-  late.runtime = runtime;
+  const human = createHuman({ store, state, messages });
+  const control = createRunControl({ engine, runs, acp, goals });
+  const heartbeats = createHeartbeats({ agents: agentStore, waker, scheduler });
+  const agents = createAgentsService({ tx, agents: agentStore, sessions, heartbeats });
 
-  let stopSharedPoll: (() => void) | undefined;
-  // Start-up: re-queue pending notices from durable cursors, then prune (also without timers).
+  // The agent tools, one registry for models and `tools.call` alike.
+  const describe = (key: string) => control.describe(key);
+  registry.register(sessionStatusTool({ sessions: store, state, describe }));
+  registry.register(sessionsListTool({ sessions: store, state, describe }));
+  for (const tool of agentTools({ store, transcripts, state, agents: agentStore, goals, messages, spawner }))
+    registry.register(tool);
+
+  // Start-up: the default agent, runs a crash cut short, pending notices from durable cursors
+  // (then prune; also without timers), wakes; timers only with autoStart.
+  agents.ensureDefault();
+  runs.failInterrupted(now());
   state.sweep();
+  const stopWakes = runWakes({ waker, store, engine, scheduler, immediate: autoStart });
+  let stopSharedPoll: (() => void) | undefined;
   if (autoStart) {
     waker.enableTimers(true);
-    runtime.start();
+    heartbeats.start();
     catalog.start();
     backups.start();
     stopSharedPoll = scheduler.every(SHARED_POLL_MS, () => {
@@ -222,16 +225,22 @@ export function createGateway(options: GatewayOptions): Gateway {
     sessions,
     state,
     notices,
-    tools,
-    human: runtime.human,
+    tools: createTools(registry),
+    human,
     events,
     waker,
-    agents: runtime.agents,
-    transcripts: runtime.transcripts,
-    runtime: runtime.control,
-    goals: runtime.goals,
+    agents,
+    transcripts: {
+      page: (sessionKey, opts = {}) => transcripts.page(normalizeSessionKey(sessionKey), opts),
+      all: (sessionKey) => transcripts.all(normalizeSessionKey(sessionKey)),
+    },
+    runtime: {
+      ...control,
+      startDemo: () => startDemo({ agents, sessions, goals, human, engine, store }),
+    },
+    goals,
     catalog,
-    acp: runtime.acp,
+    acp: { profiles: acpProfiles, permissions: acp.permissions, deliver: acp.deliver },
     db,
     backups,
     close() {
@@ -240,7 +249,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       backups.stop();
       waker.enableTimers(false);
       stopSharedPoll?.();
-      runtime.stop();
+      heartbeats.stop();
+      stopWakes();
+      engine.stop();
+      void acp.closeAll();
       catalog.stop();
       db.close();
     },

@@ -19,6 +19,7 @@ export type { Scheduler };
 import type { CatalogEntry, CatalogProvider, GatewayEvent, ProviderId } from '../../shared/ipc/types';
 export type { CatalogEntry, CatalogProvider, GatewayEvent, ProviderId };
 export type {
+  AcpProfile,
   CursorRow,
   Goal,
   GoalStatus,
@@ -118,7 +119,7 @@ export interface Catalog {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Additions beyond the fixed contract: agents and ACP profiles as the gateway stores them (the
+// Additions beyond the fixed contract: agents as the gateway stores them (the ACP profile, the
 // views and push events shared with the renderer are re-exported from shared/ipc above).
 // ---------------------------------------------------------------------------------------------
 
@@ -132,15 +133,6 @@ export interface AgentConfig {
   /** Heartbeat interval of the agent's main session; 0 disables the timed heartbeat. */
   heartbeatSeconds: number;
   mainKey: string;
-}
-
-export interface AcpProfileConfig {
-  id: string;
-  name: string;
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-  cwd?: string;
 }
 
 export interface GatewayEvents {

@@ -236,14 +236,20 @@ export interface PermissionRequestView {
 }
 
 /** An ACP agent profile (settings): how the gateway starts the agent process. */
-export interface AcpProfileView {
+/** How to launch one ACP agent: the one profile type (stored, started and shown). */
+export interface AcpProfile {
   id: string;
   name: string;
   command: string;
   args: string[];
+  /** Added on top of the gateway's environment. */
   env: Record<string, string>;
+  /** Directory the process starts in (relative to the session working directory); defaults to it. */
   cwd?: string;
 }
+
+/** What the renderer sees of a profile: today all of it (a secret field would be left out here). */
+export type AcpProfileView = AcpProfile;
 
 /** One push: the gateway events of (at most) one 16 ms window, in order. */
 export interface PushBatch {

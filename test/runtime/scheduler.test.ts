@@ -1,6 +1,6 @@
 // Time you can drive: the wake grace, heartbeats and run timeouts run on the injected scheduler.
 import { afterEach, describe, expect, it } from 'vitest';
-import { WAKE_TURN_GRACE_MS } from '../../electron/gateway/runtime';
+import { WAKE_TURN_GRACE_MS } from '../../electron/gateway/runtime/wake';
 import { noticeText } from '../../shared/session-keys';
 import { FakeClock } from '../helpers/clock';
 import { openTestGateway, spawnEdge, waitFor, type TestGateway } from '../helpers/gateway';

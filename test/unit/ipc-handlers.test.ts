@@ -6,7 +6,7 @@ import { createMemoryDismissalStore } from '../../electron/gateway/api/dismissal
 import { createPushBridge } from '../../electron/gateway/api/push-bridge';
 import type { GatewayApi } from '../../electron/gateway/api/gateway-api';
 import type {
-  AcpProfileConfig,
+  AcpProfile,
   AgentConfig,
   GatewayEvent,
   PermissionRequestView,
@@ -79,7 +79,7 @@ function fakeGateway() {
     'agent:main:subagent:w': [run('idle', 100, 20), run('idle', 250, 30), run('running', 7, 1)],
   };
   let queued = false;
-  const profiles: AcpProfileConfig[] = [
+  const profiles: AcpProfile[] = [
     { id: 'fixture', name: 'Fixture', command: '/usr/bin/node', args: ['agent.mjs'], env: { A: '1' } },
   ];
   const permissions: PermissionRequestView[] = [

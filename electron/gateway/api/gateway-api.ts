@@ -1,7 +1,7 @@
 // Exactly the part of the gateway the API handlers call. `createGateway(...)` must be assignable
 // to this type; if the gateway's shape drifts, the compiler says so here and in electron/web.
 import type {
-  AcpProfileConfig,
+  AcpProfile,
   ActorType,
   AgentConfig,
   CatalogEntry,
@@ -73,8 +73,8 @@ export interface GatewayApi {
   };
   acp: {
     profiles: {
-      list(): AcpProfileConfig[];
-      save(p: AcpProfileConfig): AcpProfileConfig;
+      list(): AcpProfile[];
+      save(p: AcpProfile): AcpProfile;
       remove(id: string): boolean;
     };
     permissions: {

@@ -10,7 +10,7 @@ import type {
   UpstreamAlert,
 } from '../../../shared/ipc/types';
 import { CATALOG_PROVIDERS } from '../../../shared/ipc/types';
-import type { AcpProfileConfig, AgentConfig, SessionInfo } from '../types';
+import type { AcpProfile, AgentConfig, SessionInfo } from '../types';
 import type { GatewayApi } from './gateway-api';
 import type { DismissalStore } from './dismissals';
 
@@ -29,15 +29,8 @@ export function agentView(cfg: AgentConfig): AgentView {
   };
 }
 
-export function profileView(p: AcpProfileConfig): AcpProfileView {
-  return {
-    id: p.id,
-    name: p.name,
-    command: p.command,
-    args: [...p.args],
-    env: { ...p.env },
-    ...(p.cwd ? { cwd: p.cwd } : {}),
-  };
+export function profileView(p: AcpProfile): AcpProfileView {
+  return { ...p, args: [...p.args], env: { ...p.env } };
 }
 
 export function alertId(sessionKey: string, sequence: number): string {

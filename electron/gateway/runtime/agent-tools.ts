@@ -1,6 +1,6 @@
 // The runtime's agent tools: sessions_history, sessions_send, sessions_spawn, goal_set, goal_clear.
-import { randomUUID } from 'node:crypto';
-import { parseSessionKey } from '../../../shared/session-keys';
+import { LIMITS } from '../../../shared/ipc/limits';
+import { normalizeSessionKey } from '../../../shared/session-keys';
 import type { SessionStore } from '../sessions/store';
 import type { TranscriptStore } from '../sessions/transcripts';
 import type { StateCore } from '../state/session-state';
@@ -12,44 +12,26 @@ import {
   ToolError,
   type ToolDefinition,
 } from '../tools/registry';
-import type { GatewayEvent } from '../types';
 import type { AgentStore } from './agents';
 import { GOAL_STATUSES, type Goals } from './goals';
-import type { RunStore } from './runs';
-import type { TurnEngine } from './turns';
+import type { Messages } from './messages';
+import type { Spawner } from './spawn';
 
-export const MESSAGE_MAX_CHARS = 100_000;
+export const MESSAGE_MAX_CHARS = LIMITS.messageText;
 const HISTORY_TEXT_MAX = 4000;
 
 export interface AgentToolDeps {
-  now: () => number;
   store: SessionStore;
   transcripts: TranscriptStore;
   state: StateCore;
   agents: AgentStore;
-  runs: RunStore;
   goals: Goals;
-  engine: TurnEngine;
-  emit: (e: GatewayEvent) => void;
-  /** ACP children (runtime: "acp"); undefined until that layer is wired. */
-  spawnAcp?: (input: {
-    caller: string;
-    task: string;
-    label?: string;
-    profile?: string;
-    timeoutMs?: number;
-    agentId: string;
-  }) => Promise<Record<string, unknown>>;
-  /** Sends into sessions that are not native (ACP children, adopted sessions). True when handled. */
-  deliverExternal?: (
-    targetKey: string,
-    text: string,
-    from: { type: 'agent' | 'human'; id: string },
-  ) => Promise<boolean>;
+  messages: Messages;
+  spawner: Spawner;
 }
 
 function knownSession(deps: AgentToolDeps, raw: string) {
-  const key = parseSessionKey(raw).key;
+  const key = normalizeSessionKey(raw);
   const session = deps.store.get(key);
   if (!session) throw new ToolError(`Unknown sessionKey: ${raw}`);
   return session;
@@ -106,17 +88,7 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
       const session = knownSession(deps, requireString(args, 'sessionKey'));
       const message = requireString(args, 'message', MESSAGE_MAX_CHARS);
       const watch = optionalBoolean(args, 'watch');
-      const external = await deps.deliverExternal?.(session.key, message, { type: 'agent', id: ctx.caller });
-      if (!external) {
-        const m = deps.transcripts.append(session.key, {
-          role: 'user',
-          actorType: 'agent',
-          actorId: ctx.caller,
-          text: message,
-        });
-        deps.emit({ type: 'transcript:appended', message: m });
-        void deps.engine.enqueue(session.key, { kind: 'user' });
-      }
+      await deps.messages.deliver(session.key, message, { type: 'agent', id: ctx.caller });
       // Registered only after a successful dispatch, on the session that actually received it
       // (watching oneself is refused by registerWatch: watched false).
       const watched = watch === true ? deps.state.registerWatch(ctx.caller, session.key) : false;
@@ -152,45 +124,18 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
       if (runtime !== 'native' && runtime !== 'acp') throw new ToolError('runtime must be "native" or "acp"');
       if (!deps.agents.get(agentId)) throw new ToolError(`Unknown agentId: ${agentId}`);
       const timeoutMs = timeoutSeconds ? timeoutSeconds * 1000 : undefined;
-      if (runtime === 'acp') {
-        if (!deps.spawnAcp) throw new ToolError('ACP children are not available in this gateway');
-        const profile = optionalString(args, 'profile', 64);
-        return deps.spawnAcp({
-          caller: ctx.caller,
-          task,
-          agentId,
-          ...(label ? { label } : {}),
-          ...(profile ? { profile } : {}),
-          ...(timeoutMs ? { timeoutMs } : {}),
-        });
-      }
-      const childKey = `agent:${agentId}:subagent:${randomUUID().slice(0, 8)}`;
-      deps.store.create({ key: childKey, parentKey: ctx.caller, label: label ?? task.slice(0, 80) });
-      deps.emit({ type: 'session:changed', sessionKey: childKey });
-      // Before the child's first turn, so the parent's cursor is seeded.
-      deps.state.record({
-        sessionKey: childKey,
-        kind: 'child_spawned',
-        actorType: 'agent',
-        actorId: ctx.caller,
-        summary: 'child session spawned',
-        watchers: [ctx.caller],
+      const profile = runtime === 'acp' ? optionalString(args, 'profile', 64) : undefined;
+      const spawned = deps.spawner.spawn({
+        runtime,
+        agentId,
+        message: task,
+        from: { type: 'agent', id: ctx.caller },
+        parentKey: ctx.caller,
+        ...(label ? { label } : {}),
+        ...(profile ? { profile } : {}),
+        ...(timeoutMs ? { timeoutMs } : {}),
       });
-      const m = deps.transcripts.append(childKey, {
-        role: 'user',
-        actorType: 'agent',
-        actorId: ctx.caller,
-        text: task,
-      });
-      deps.emit({ type: 'transcript:appended', message: m });
-      const runId = randomUUID();
-      const run = deps.runs.start(runId, childKey, 'queued', deps.now());
-      deps.emit({ type: 'run:changed', run });
-      void deps.engine.enqueue(childKey, {
-        kind: 'task',
-        spawn: { parentKey: ctx.caller, runId, ...(timeoutMs ? { timeoutMs } : {}) },
-      });
-      return { status: 'accepted', childSessionKey: childKey, runId, runtime: 'native' };
+      return { status: 'accepted', ...spawned };
     },
   };
 
@@ -220,7 +165,6 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
           },
           { type: 'agent', id: ctx.caller },
         );
-        deps.emit({ type: 'session:changed', sessionKey: ctx.caller });
         return { goal };
       } catch (err) {
         throw new ToolError(err instanceof Error ? err.message : String(err));
@@ -233,9 +177,7 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
     description: "Clear your session's goal.",
     parameters: { type: 'object', properties: {} },
     run(ctx) {
-      const cleared = deps.goals.clear(ctx.caller, { type: 'agent', id: ctx.caller });
-      deps.emit({ type: 'session:changed', sessionKey: ctx.caller });
-      return { cleared };
+      return { cleared: deps.goals.clear(ctx.caller, { type: 'agent', id: ctx.caller }) };
     },
   };
 

@@ -1,7 +1,13 @@
 // Configured agents. Agent `main` exists by default, with main session `agent:main:main`.
-import { AGENT_ID_PATTERN, mainKeyFor, parseSessionKey } from '../../../shared/session-keys';
+import {
+  AGENT_ID_PATTERN,
+  mainKeyFor,
+  normalizeSessionKey,
+  parseSessionKey,
+} from '../../../shared/session-keys';
 import type { Db } from '../db/open';
-import type { AgentConfig, ProviderId } from '../types';
+import type { Transactions } from '../db/transactions';
+import type { AgentConfig, ProviderId, Sessions } from '../types';
 
 interface AgentDbRow {
   id: string;
@@ -76,7 +82,7 @@ export function createAgentStore(db: Db, now: () => number) {
         if (typeof v !== 'string') throw new Error(`provider setting "${k}" must be a string`);
       }
       const mainKey = input.mainKey
-        ? parseSessionKey(input.mainKey).key
+        ? normalizeSessionKey(input.mainKey)
         : (current?.mainKey ?? mainKeyFor(id));
       if (parseSessionKey(mainKey).agentId !== id) throw new Error(`mainKey must belong to agent "${id}"`);
       s.upsert.run({
@@ -101,4 +107,41 @@ export function createAgentStore(db: Db, now: () => number) {
   };
   refresh();
   return store;
+}
+
+/**
+ * `gateway.agents`: saving an agent also makes its main session (one transaction) and picks up a
+ * new heartbeat interval.
+ */
+export function createAgentsService(deps: {
+  tx: Transactions;
+  agents: AgentStore;
+  sessions: Pick<Sessions, 'create' | 'get'>;
+  heartbeats: { refresh(): void };
+}) {
+  const { tx, agents, sessions } = deps;
+  const withMainSession = (save: () => AgentConfig, label: (a: AgentConfig) => string) =>
+    tx.run(() => {
+      const agent = save();
+      if (!sessions.get(agent.mainKey)) sessions.create({ key: agent.mainKey, label: label(agent) });
+      return agent;
+    });
+  return {
+    list: () => agents.list(),
+    get: (id: string) => agents.get(id),
+    save(cfg: Partial<AgentConfig> & { id: string }): AgentConfig {
+      const saved = withMainSession(
+        () => agents.save(cfg),
+        (a) => a.name,
+      );
+      deps.heartbeats.refresh();
+      return saved;
+    },
+    /** Agent `main` and its main session exist by default. */
+    ensureDefault: () =>
+      withMainSession(
+        () => agents.ensureDefault(),
+        () => 'Main',
+      ),
+  };
 }

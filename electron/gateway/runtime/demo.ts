@@ -1,8 +1,7 @@
 // The demo fleet: a scripted coordinator (agent `demo`) with three workers, so a newcomer sees the
 // notice → reconcile cycle within a minute of stepping into a worker.
 import type { SessionStore } from '../sessions/store';
-import type { Sessions } from '../types';
-import type { AgentStore } from './agents';
+import type { AgentConfig, Sessions } from '../types';
 import type { Goals } from './goals';
 import type { TurnEngine } from './turns';
 
@@ -11,7 +10,10 @@ export const DEMO_TASK =
   'Prepare the v2.0 release notes: research the merged changes, draft the notes, and review the draft.';
 
 export async function startDemo(deps: {
-  agents: AgentStore;
+  agents: {
+    get(id: string): AgentConfig | undefined;
+    save(cfg: Partial<AgentConfig> & { id: string }): AgentConfig;
+  };
   sessions: Sessions;
   goals: Goals;
   store: SessionStore;

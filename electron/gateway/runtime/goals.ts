@@ -1,24 +1,36 @@
-// Session goals. Every change records `goal_changed` with the spec's summaries; the session's
-// parent is a producer watcher, so it hears about its child's goal changes.
+// Session goals (owner of `session_goals`). Every change records `goal_changed` with the spec's
+// summaries in the same transaction; the session's parent is a producer watcher, so it hears
+// about its child's goal changes. `session:changed` goes out after the commit.
 import type { ActorType } from '../../../shared/domain';
+import { normalizeSessionKey } from '../../../shared/session-keys';
 import type { Db } from '../db/open';
+import type { Transactions } from '../db/transactions';
 import { notFound } from '../errors';
 import type { SessionStore } from '../sessions/store';
 import type { StateCore } from '../state/session-state';
-import type { Goal, GoalStatus } from '../types';
+import type { GatewayEvent, Goal, GoalStatus } from '../types';
 
 export const GOAL_STATUSES: readonly GoalStatus[] = ['active', 'paused', 'blocked', 'done'];
 export const OBJECTIVE_MAX_CHARS = 2000;
 
 export interface GoalActor {
-  type: Exclude<ActorType, 'system'> | 'system';
+  type: ActorType;
   id?: string;
+}
+
+export interface GoalsDeps {
+  db: Db;
+  tx: Transactions;
+  now: () => number;
+  state: StateCore;
+  store: SessionStore;
+  emit: (e: GatewayEvent) => void;
 }
 
 export type Goals = ReturnType<typeof createGoals>;
 
-export function createGoals(deps: { db: Db; now: () => number; state: StateCore; store: SessionStore }) {
-  const { db, now, state, store } = deps;
+export function createGoals(deps: GoalsDeps) {
+  const { db, tx, now, state, store, emit } = deps;
   const s = {
     get: db.prepare<[string], { objective: string; status: GoalStatus; updated_at: number }>(
       `SELECT objective, status, updated_at FROM session_goals WHERE session_key = ?`,
@@ -42,13 +54,26 @@ export function createGoals(deps: { db: Db; now: () => number; state: StateCore;
     });
   };
 
-  const goals = {
-    get(sessionKey: string): Goal | undefined {
-      const r = s.get.get(sessionKey);
-      return r ? { objective: r.objective, status: r.status, updatedAt: r.updated_at } : undefined;
-    },
+  /** Writes the goal and its event in one transaction; the push follows the commit. */
+  const write = (key: string, goal: Goal, summary: string, actor: GoalActor) => {
+    tx.run(() => {
+      s.upsert.run(key, goal.objective, goal.status, goal.updatedAt);
+      record(key, summary, actor);
+      emit({ type: 'session:changed', sessionKey: key });
+    });
+    return goal;
+  };
+
+  const get = (sessionKey: string): Goal | undefined => {
+    const r = s.get.get(normalizeSessionKey(sessionKey));
+    return r ? { objective: r.objective, status: r.status, updatedAt: r.updated_at } : undefined;
+  };
+
+  return {
+    get,
     set(sessionKey: string, input: { objective?: string; status?: GoalStatus }, actor: GoalActor): Goal {
-      if (!store.get(sessionKey)) throw notFound(`Unknown sessionKey: ${sessionKey}`);
+      const key = normalizeSessionKey(sessionKey);
+      if (!store.get(key)) throw notFound(`Unknown sessionKey: ${sessionKey}`);
       if (input.objective !== undefined) {
         if (typeof input.objective !== 'string' || input.objective.trim().length === 0) {
           throw new Error('objective must be a non-empty string');
@@ -60,37 +85,34 @@ export function createGoals(deps: { db: Db; now: () => number; state: StateCore;
       if (input.status !== undefined && !GOAL_STATUSES.includes(input.status)) {
         throw new Error(`status must be one of ${GOAL_STATUSES.join(', ')}`);
       }
-      const current = goals.get(sessionKey);
+      const current = get(key);
       if (!current) {
         if (input.objective === undefined) throw new Error('objective is required to create a goal');
-        const goal: Goal = {
+        const goal = {
           objective: input.objective.trim(),
           status: input.status ?? 'active',
           updatedAt: now(),
         };
-        s.upsert.run(sessionKey, goal.objective, goal.status, goal.updatedAt);
-        record(sessionKey, 'goal created', actor);
-        return goal;
+        return write(key, goal, 'goal created', actor);
       }
       const objective = input.objective?.trim() ?? current.objective;
       const status = input.status ?? current.status;
       if (objective === current.objective && status === current.status) return current;
-      const goal: Goal = { objective, status, updatedAt: now() };
-      s.upsert.run(sessionKey, objective, status, goal.updatedAt);
       // One event per change; an objective edit is the larger news when both changed.
-      record(
-        sessionKey,
-        objective !== current.objective ? 'goal objective changed' : `goal status changed to ${status}`,
-        actor,
-      );
-      return goal;
+      const summary =
+        objective !== current.objective ? 'goal objective changed' : `goal status changed to ${status}`;
+      return write(key, { objective, status, updatedAt: now() }, summary, actor);
     },
     clear(sessionKey: string, actor: GoalActor): boolean {
-      if (s.remove.run(sessionKey).changes === 0) return false;
-      record(sessionKey, 'goal cleared', actor);
-      return true;
+      const key = normalizeSessionKey(sessionKey);
+      return tx.run(() => {
+        if (s.remove.run(key).changes === 0) return false;
+        record(key, 'goal cleared', actor);
+        emit({ type: 'session:changed', sessionKey: key });
+        return true;
+      });
     },
-    remove: (sessionKey: string) => void s.remove.run(sessionKey),
+    /** Part of deleting a session (inside its transaction). */
+    deleteSession: (sessionKey: string) => void s.remove.run(sessionKey),
   };
-  return goals;
 }

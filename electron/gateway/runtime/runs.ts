@@ -70,6 +70,10 @@ export function createRunStore(db: Db) {
         run.runId,
       );
     },
+    get: (runId: string): RunInfo | undefined => {
+      const r = s.get.get(runId);
+      return r ? toRun(r) : undefined;
+    },
     latest: (sessionKey: string) => {
       const r = s.latest.get(sessionKey);
       return r ? toRun(r) : undefined;
@@ -77,6 +81,7 @@ export function createRunStore(db: Db) {
     list: (sessionKey: string, limit = 50) => s.forSession.all(sessionKey, limit).map(toRun),
     totals: (sessionKey: string) => s.totals.get(sessionKey)!,
     failInterrupted: (at: number) => s.interrupted.run(at).changes,
-    removeSession: (sessionKey: string) => void s.removeSession.run(sessionKey),
+    /** Part of deleting a session (inside its transaction). */
+    deleteSession: (sessionKey: string) => void s.removeSession.run(sessionKey),
   };
 }

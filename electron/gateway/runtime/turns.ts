@@ -5,20 +5,19 @@ import { randomUUID } from 'node:crypto';
 import { isSubagentKey, parseSessionKey } from '../../../shared/session-keys';
 import type { Scheduler } from '../scheduler';
 import type { SessionStore } from '../sessions/store';
+import type { StateCore } from '../state/session-state';
 import type { TranscriptStore } from '../sessions/transcripts';
 import type { ToolRegistry } from '../tools/registry';
 import type { AgentConfig, GatewayEvent, Logger, NoticeQueue, RunInfo, TranscriptMessage } from '../types';
 import type { AgentStore } from './agents';
-import { ModelAbortedError, type ModelMessage, type ModelProvider } from './providers/types';
+import { childRunEnded, type SpawnInfo } from './child-outcome';
+import { errorKind, toModelMessage } from './model-messages';
+import { ModelAbortedError, type ModelProvider } from './providers/types';
 import type { RunStore } from './runs';
 
 export const MAX_STEPS = 8;
 
-export interface SpawnInfo {
-  parentKey: string;
-  runId: string;
-  timeoutMs?: number;
-}
+export type { SpawnInfo };
 
 export type TurnInput =
   | { kind: 'user' }
@@ -49,9 +48,8 @@ export interface TurnEngineDeps {
   agents: AgentStore;
   notices: NoticeQueue;
   registry: ToolRegistry;
+  state: StateCore;
   providerFor: (agent: AgentConfig) => ModelProvider;
-  /** Called when a spawned child's run ends (records the outcome, announces to the parent). */
-  onSpawnRunEnd: (childKey: string, run: RunInfo, spawn: SpawnInfo, text: string | undefined) => void;
   afterTurn: (sessionKey: string, agent: AgentConfig) => void;
 }
 
@@ -156,12 +154,10 @@ export class TurnEngine {
     if (onlyHeartbeat && systemEvents.length === 0) return finish({}); // nothing to act on
 
     const runId = spawn?.runId ?? randomUUID();
-    const run: RunInfo = spawn
-      ? {
-          ...(deps.runs.list(key, 20).find((r) => r.runId === runId) ?? this.newRun(runId, key)),
-          status: 'running',
-        }
-      : this.newRun(runId, key);
+    const run: RunInfo = {
+      ...((spawn && deps.runs.get(runId)) || this.newRun(runId, key)),
+      status: 'running',
+    };
     run.startedAt = deps.now();
     loop.run = run;
     const signal = loop.abort!.signal;
@@ -203,9 +199,16 @@ export class TurnEngine {
     run.endedAt = deps.now();
     deps.runs.save(run);
     deps.emit({ type: 'run:changed', run: { ...run } });
-    if (spawn) deps.onSpawnRunEnd(key, run, spawn, text);
+    if (spawn) this.announceToParent(key, run, spawn, text);
     deps.afterTurn(key, agent);
     finish({ run, ...(text !== undefined ? { text } : {}) });
+  }
+
+  /** A spawned child's outcome reaches its parent as input to the parent's next turn. */
+  announceToParent(childKey: string, run: RunInfo, spawn: SpawnInfo, text: string | undefined): void {
+    const announcement = childRunEnded(this.deps, childKey, run, spawn, text);
+    if (announcement && spawn.parentKey)
+      void this.enqueue(spawn.parentKey, { kind: 'system', text: announcement });
   }
 
   private newRun(runId: string, key: string): RunInfo {
@@ -278,45 +281,5 @@ export class TurnEngine {
 
   private appended(message: TranscriptMessage): void {
     this.deps.emit({ type: 'transcript:appended', message });
-  }
-}
-
-/** What kind of failure, without its message: e.g. `ModelProviderError (HTTP 400)`. */
-export function errorKind(err: unknown): string {
-  if (!(err instanceof Error)) return typeof err;
-  const status = (err as { status?: unknown }).status;
-  return typeof status === 'number' ? `${err.name} (HTTP ${status})` : err.name;
-}
-
-/** Transcript → model message. Who wrote a user turn is said in-line, since models see only roles. */
-export function toModelMessage(m: TranscriptMessage): ModelMessage {
-  switch (m.role) {
-    case 'assistant':
-      return {
-        role: 'assistant',
-        content: m.text,
-        ...(m.toolCalls
-          ? {
-              toolCalls: m.toolCalls.map((c) => ({
-                ...c,
-                arguments: (c.arguments ?? {}) as Record<string, unknown>,
-              })),
-            }
-          : {}),
-      };
-    case 'tool':
-      return {
-        role: 'tool',
-        content: m.text,
-        toolCallId: m.toolCallId ?? '',
-        ...(m.toolName ? { toolName: m.toolName } : {}),
-      };
-    case 'system':
-      return { role: 'user', content: `[system] ${m.text}` };
-    case 'user':
-      return {
-        role: 'user',
-        content: m.actorType === 'agent' && m.actorId ? `[message from ${m.actorId}] ${m.text}` : m.text,
-      };
   }
 }

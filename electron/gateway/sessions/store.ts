@@ -1,6 +1,6 @@
 // The session registry: key, agent id, parent, label. Bare keys are scoped by an explicit agent id.
 import type { SessionInfo } from '../../../shared/domain';
-import { parseSessionKey } from '../../../shared/session-keys';
+import { normalizeSessionKey, parseSessionKey } from '../../../shared/session-keys';
 import type { Db } from '../db/open';
 import { oneLine, resolveKey } from '../state/record-input';
 
@@ -61,7 +61,7 @@ export function createSessionStore(db: Db, now: () => number) {
       }
       if (input.label !== undefined && typeof input.label !== 'string')
         throw new Error('label must be a string');
-      const parent = input.parentKey ? parseSessionKey(input.parentKey).key : null;
+      const parent = input.parentKey ? normalizeSessionKey(input.parentKey) : null;
       const label = input.label === undefined ? null : oneLine(input.label, LABEL_MAX_CHARS);
       const t = now();
       s.insert.run(k.key, k.agentId, parent, label, t, t);
@@ -79,7 +79,7 @@ export function createSessionStore(db: Db, now: () => number) {
     },
     list: (): SessionInfo[] => s.list.all().map(toInfo),
     children: (parentKey: string): SessionInfo[] =>
-      s.children.all(parseSessionKey(parentKey).key).map(toInfo),
+      s.children.all(normalizeSessionKey(parentKey)).map(toInfo),
     touch(key: string, agentId: string): void {
       s.touch.run(now(), key, agentId);
     },

@@ -1,7 +1,7 @@
 // Normalising what a producer hands to record(): keys, clock clamping, one-line summaries and a
 // small payload. Anything invalid throws here and becomes a logged, soft failure in record().
 import { ACTOR_TYPES, EVENT_KINDS, type ActorType, type EventKind } from '../../../shared/domain';
-import { AGENT_ID_PATTERN, parseSessionKey } from '../../../shared/session-keys';
+import { AGENT_ID_PATTERN, normalizeSessionKey, parseSessionKey } from '../../../shared/session-keys';
 import type { RecordInput } from '../types';
 
 export const SUMMARY_MAX_CHARS = 200;
@@ -88,7 +88,7 @@ export function normaliseRecord(input: RecordInput, now: number): NormalisedReco
     bare,
     kind: input.kind,
     actorType: input.actorType,
-    actorId: actorId === undefined ? undefined : parseSessionKey(actorId).key,
+    actorId: actorId === undefined ? undefined : normalizeSessionKey(actorId),
     runId: optional(input.runId, 'runId'),
     occurredAt,
     summary: oneLine(input.summary),

@@ -1,5 +1,6 @@
 // Agent tools: one registry, called by models and by `gateway.tools.call` alike. A tool returns its
 // `details`; a ToolError carries the exact message a model (and the contract) sees.
+import { GatewayError } from '../errors';
 import type { ToolResult } from '../types';
 
 export class ToolError extends Error {
@@ -9,6 +10,7 @@ export class ToolError extends Error {
   }
 }
 
+/** Who calls a tool: always an explicit session (a model's turn, `tools.call`, later MCP). */
 export interface ToolContext {
   /** The calling session, normalised. */
   caller: string;
@@ -48,7 +50,8 @@ export class ToolRegistry {
       const details = await tool.run(ctx, input as Record<string, unknown>);
       return { ok: true, details, text: tool.format ? tool.format(details) : JSON.stringify(details) };
     } catch (err) {
-      if (err instanceof ToolError) return { ok: false, error: err.message };
+      // Tool and service refusals carry the exact text a model (and the contract) sees.
+      if (err instanceof ToolError || err instanceof GatewayError) return { ok: false, error: err.message };
       return { ok: false, error: `${name} failed: ${err instanceof Error ? err.message : String(err)}` };
     }
   }

@@ -5,13 +5,13 @@ import { useCatalog } from '../stores/catalog';
 import { useFleet } from '../stores/fleet';
 import { useInbox } from '../stores/inbox';
 import { usePermissions } from '../stores/permissions';
-import { useSession } from '../stores/session';
+import { useTranscript } from '../stores/transcript';
 import { useTimeline } from '../stores/timeline';
 import { useWatchers } from '../stores/watchers';
 
 export function applyAll(events: GatewayEvent[]): void {
   useFleet.getState().applyEvents(events);
-  useSession.getState().applyEvents(events);
+  useTranscript.getState().applyEvents(events);
   useTimeline.getState().applyEvents(events);
   useWatchers.getState().applyEvents(events);
   useInbox.getState().applyEvents(events);
@@ -26,10 +26,10 @@ export async function reloadAll(): Promise<void> {
     useInbox.getState().load(),
     usePermissions.getState().load(),
   ]);
-  const key = useSession.getState().key;
+  const key = useTranscript.getState().key;
   if (key) {
     await Promise.all([
-      useSession.getState().open(key),
+      useTranscript.getState().open(key),
       useTimeline.getState().open(key),
       useWatchers.getState().open(key),
     ]);

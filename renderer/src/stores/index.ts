@@ -4,7 +4,7 @@ import { useFleet } from './fleet';
 import { useInbox } from './inbox';
 import { usePermissions } from './permissions';
 import { useProfiles } from './profiles';
-import { useSession } from './session';
+import { useTranscript } from './transcript';
 import { useSettings } from './settings';
 import { useTimeline } from './timeline';
 import { useUi } from './ui';
@@ -17,7 +17,7 @@ export {
   useInbox,
   usePermissions,
   useProfiles,
-  useSession,
+  useTranscript,
   useSettings,
   useTimeline,
   useUi,
@@ -33,7 +33,7 @@ export function resetStores(): void {
     useInbox,
     usePermissions,
     useProfiles,
-    useSession,
+    useTranscript,
     useSettings,
     useTimeline,
     useUi,

@@ -10,8 +10,8 @@ import {
   type ClientConnection,
 } from '@agentclientprotocol/sdk';
 import { buildClientApp, type HandlerHost } from './handlers';
-import { resolveCommand } from './profiles';
-import { registerAcpChild, unregisterAcpChild, type LiveAcpChild } from './registry';
+import { resolveCommand } from './command';
+import { registerAcpChild, unregisterAcpChild, type LiveAcpChild } from './live-children';
 import { inspectedReadable, NdJsonInspector, TailBuffer } from './stdio';
 import { TerminalManager } from './terminals';
 import { Turn, type PromptJob } from './turn';

@@ -8,7 +8,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import { confinePath } from './confine';
 import { skipPartialUtf8 } from './stdio';
-import { AcpCommandNotFoundError, resolveCommand } from './profiles';
+import { AcpCommandNotFoundError, resolveCommand } from './command';
 
 /** Ceiling on retained output per terminal, whatever the agent asks for. */
 const MAX_OUTPUT_BYTES = 1024 * 1024;

@@ -1,4 +1,4 @@
-import type { AcpProfile } from './profiles';
+import type { AcpProfile } from '../../../../shared/ipc/types';
 
 export type AcpToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
 

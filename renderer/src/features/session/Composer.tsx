@@ -1,13 +1,13 @@
 import { useState } from 'react';
-import { useSession } from '../../stores/session';
+import { useTranscript } from '../../stores/transcript';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
 import { LIMITS } from '../../../../shared/ipc/limits';
 
 export function Composer() {
   const [text, setText] = useState('');
-  const sending = useSession((s) => s.sending);
-  const send = useSession((s) => s.send);
+  const sending = useTranscript((s) => s.sending);
+  const send = useTranscript((s) => s.send);
   const setError = useUi((s) => s.setError);
 
   const submit = async () => {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useFleet } from '../../stores/fleet';
-import { useSession } from '../../stores/session';
+import { useTranscript } from '../../stores/transcript';
 import { useTimeline } from '../../stores/timeline';
 import { useWatchers } from '../../stores/watchers';
 import { useUi, type SessionTab } from '../../stores/ui';
@@ -25,11 +25,11 @@ export function SessionPane({ sessionKey }: { sessionKey: string }) {
   const tab = useUi((st) => st.tab);
   const setTab = useUi((st) => st.setTab);
   const setError = useUi((st) => st.setError);
-  const cancelRun = useSession((st) => st.cancelRun);
+  const cancelRun = useTranscript((st) => st.cancelRun);
 
   useEffect(() => {
     const fail = (err: unknown) => setError(errorMessage(err));
-    useSession.getState().open(sessionKey).catch(fail);
+    useTranscript.getState().open(sessionKey).catch(fail);
     useTimeline.getState().open(sessionKey).catch(fail);
     useWatchers.getState().open(sessionKey).catch(fail);
   }, [sessionKey, setError]);

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { TranscriptMessage } from '../../../../shared/ipc';
-import { useSession } from '../../stores/session';
+import { useTranscript } from '../../stores/transcript';
 import { time } from '../../lib/format';
 
 function attribution(m: TranscriptMessage): { who: string; cls: string } {
@@ -46,11 +46,11 @@ const STICK_PX = 48;
 // Rows have their own heights (measured as they render); the view follows new messages while
 // it is scrolled to the end, and keeps its place when older messages are loaded above.
 export function Transcript() {
-  const messages = useSession((s) => s.messages);
-  const sessionKey = useSession((s) => s.key);
-  const hasMore = useSession((s) => s.hasMore);
-  const loading = useSession((s) => s.loading);
-  const loadOlder = useSession((s) => s.loadOlder);
+  const messages = useTranscript((s) => s.messages);
+  const sessionKey = useTranscript((s) => s.key);
+  const hasMore = useTranscript((s) => s.hasMore);
+  const loading = useTranscript((s) => s.loading);
+  const loadOlder = useTranscript((s) => s.loadOlder);
   const scrollRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const last = messages[messages.length - 1]?.id;
@@ -82,7 +82,7 @@ export function Transcript() {
     const anchor = messages[virtualizer.range?.startIndex ?? 0]?.id;
     stick.current = false;
     await loadOlder();
-    const index = useSession.getState().messages.findIndex((m) => m.id === anchor);
+    const index = useTranscript.getState().messages.findIndex((m) => m.id === anchor);
     if (index >= 0) requestAnimationFrame(() => virtualizer.scrollToIndex(index, { align: 'start' }));
   };
 

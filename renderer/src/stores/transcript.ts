@@ -1,9 +1,9 @@
-// The open session's transcript (paged backwards) and the composer's send.
+// The open session's transcript (paged backwards, live appends) and what the composer does with it.
 import { create } from 'zustand';
 import type { GatewayEvent, TranscriptMessage } from '../../../shared/ipc';
 import { call } from '../lib/api';
 
-interface SessionState {
+interface TranscriptState {
   key: string | null;
   messages: TranscriptMessage[];
   hasMore: boolean;
@@ -32,7 +32,7 @@ function merge(a: TranscriptMessage[], b: TranscriptMessage[]): TranscriptMessag
   return [...byId.values()].sort((x, y) => x.id - y.id);
 }
 
-export const useSession = create<SessionState>()((set, get) => ({
+export const useTranscript = create<TranscriptState>()((set, get) => ({
   ...initial,
   async open(key) {
     set({ ...initial, key, loading: true });

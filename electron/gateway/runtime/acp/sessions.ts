@@ -1,30 +1,25 @@
-// ACP child sessions: external coding agents spawned as supervised children. Each child session
-// owns one agent process (started on first use), its prompts run one at a time, its updates
-// stream into the transcript, and permission questions wait for the person alone.
+// ACP child sessions: external coding agents run as supervised children. Each child session owns
+// one agent process (started on first use), its prompts run one at a time, its updates stream
+// into the transcript, and permission questions wait for the person alone. The session itself
+// (row, `child_spawned`, first message, run) is made by the spawn service; this module keeps
+// what lives in memory.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseSessionKey } from '../../../shared/session-keys';
-import type { SessionStore } from '../sessions/store';
-import type { TranscriptStore } from '../sessions/transcripts';
-import type { StateCore } from '../state/session-state';
-import { invalidArgument } from '../errors';
-import { ToolError } from '../tools/registry';
-import type { AcpProfileConfig, GatewayEvent, Logger, PermissionRequestView, RunInfo } from '../types';
-import {
-  AcpChild,
-  AcpCommandNotFoundError,
-  closeAllAcpChildren,
-  resolveCommand,
-  type AcpRunResult,
-  type AcpUpdate,
-} from './acp';
-import type { AcpProfileStore } from './acp-profiles';
-import type { RunStore } from './runs';
-import type { SpawnInfo } from './turns';
+import { parseSessionKey } from '../../../../shared/session-keys';
+import { GatewayError, invalidArgument, notFound } from '../../errors';
+import type { TranscriptStore, NewMessage } from '../../sessions/transcripts';
+import type { AcpProfile, GatewayEvent, Logger, PermissionRequestView, RunInfo } from '../../types';
+import type { SpawnInfo } from '../child-outcome';
+import type { RunStore } from '../runs';
+import { AcpChild } from './child';
+import { AcpCommandNotFoundError, resolveCommand } from './command';
+import { closeAllAcpChildren } from './live-children';
+import type { AcpProfileStore } from './profile-store';
+import type { AcpRunResult, AcpUpdate } from './types';
 
 interface Live {
-  profile: AcpProfileConfig;
+  profile: AcpProfile;
   cwd: string;
   child?: AcpChild;
   chain: Promise<unknown>;
@@ -38,20 +33,19 @@ export interface AcpSessionsDeps {
   now: () => number;
   logger: Logger;
   emit: (e: GatewayEvent) => void;
-  store: SessionStore;
-  state: StateCore;
   transcripts: TranscriptStore;
   runs: RunStore;
   profiles: AcpProfileStore;
   /** Where children without a configured working directory get one of their own. */
   workRoot: string;
+  /** A spawned child's run ended: its outcome goes to the parent. */
   onRunEnd: (childKey: string, run: RunInfo, spawn: SpawnInfo, text: string | undefined) => void;
 }
 
 export type AcpSessions = ReturnType<typeof createAcpSessions>;
 
 export function createAcpSessions(deps: AcpSessionsDeps) {
-  const { store, transcripts, runs, emit } = deps;
+  const { transcripts, runs, emit } = deps;
   const live = new Map<string, Live>();
   // After close() the database is gone: late callbacks from agent processes touch nothing.
   let closed = false;
@@ -59,15 +53,18 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
     string,
     { view: PermissionRequestView; settle: (optionId: string | undefined) => void }
   >();
+  // A child forgotten (its session reset or deleted) may still stream: that writes nothing.
+  const current = (key: string, l: Live) => !closed && live.get(key) === l;
 
-  const append = (key: string, m: Parameters<TranscriptStore['append']>[1]) =>
-    emit({ type: 'transcript:appended', message: transcripts.append(key, m) });
+  const append = (key: string, l: Live, m: NewMessage) => {
+    if (current(key, l)) emit({ type: 'transcript:appended', message: transcripts.append(key, m) });
+  };
 
   const flush = (key: string, l: Live) => {
     if (!l.buffer.trim()) return undefined;
     const text = l.buffer;
     l.buffer = '';
-    append(key, { role: 'assistant', actorType: 'agent', actorId: key, text });
+    append(key, l, { role: 'assistant', actorType: 'agent', actorId: key, text });
     return text;
   };
 
@@ -78,14 +75,14 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
     }
     flush(key, l);
     if (u.kind === 'plan') {
-      append(key, {
+      append(key, l, {
         role: 'assistant',
         actorType: 'agent',
         actorId: key,
         text: `Plan:\n${u.entries.map((e) => `- [${e.status}] ${e.content}`).join('\n')}`,
       });
     } else if (u.kind === 'tool_call' || u.status === 'completed' || u.status === 'failed') {
-      append(key, {
+      append(key, l, {
         role: 'tool',
         actorType: 'agent',
         toolName: 'acp',
@@ -119,7 +116,7 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
               const option = req.options.find((o) => o.optionId === optionId);
               const decision = option ? `${option.name} (${option.kind})` : 'rejected';
               flush(key, l);
-              append(key, {
+              append(key, l, {
                 role: 'system',
                 actorType: 'human',
                 actorId: 'local-user',
@@ -138,16 +135,12 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
   const runPrompt = (key: string, text: string, spawn?: SpawnInfo) => {
     const l = live.get(key);
     if (!l) return;
-    const run = spawn
-      ? {
-          ...(runs.list(key, 5).find((r) => r.runId === spawn.runId) ??
-            runs.start(spawn.runId, key, 'queued', deps.now())),
-        }
-      : runs.start(randomUUID(), key, 'queued', deps.now());
-    emit({ type: 'run:changed', run: { ...run } });
+    // A spawned run was created with its session; a later prompt starts a run of its own.
+    const run = (spawn && runs.get(spawn.runId)) || runs.start(randomUUID(), key, 'queued', deps.now());
+    if (!spawn) emit({ type: 'run:changed', run: { ...run } });
     l.inFlight++;
     l.chain = l.chain.then(async () => {
-      if (closed) return;
+      if (!current(key, l)) return;
       run.status = 'running';
       run.startedAt = deps.now();
       runs.save(run);
@@ -187,43 +180,29 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
     );
   };
 
-  const findProfile = (name: string | undefined): AcpProfileConfig => {
-    const all = deps.profiles.list();
-    if (!name) {
-      if (!all[0])
-        throw new ToolError('No ACP agent profile is configured (add one in Settings → ACP profiles)');
-      return all[0];
-    }
-    const p = deps.profiles.get(name) ?? all.find((x) => x.name === name);
-    if (!p) throw new ToolError(`Unknown ACP profile: ${name}`);
-    return p;
-  };
-
   return {
-    async spawn(input: {
-      caller: string;
-      task: string;
-      label?: string;
-      profile?: string;
-      timeoutMs?: number;
-      agentId: string;
-    }) {
-      const profile = findProfile(input.profile);
+    /** The profile a spawn asks for (by id or name; the first one by default), ready to start. */
+    profileFor(name: string | undefined): AcpProfile {
+      const all = deps.profiles.list();
+      const profile = name ? (deps.profiles.get(name) ?? all.find((x) => x.name === name)) : all[0];
+      if (!profile) {
+        throw name
+          ? notFound(`Unknown ACP profile: ${name}`)
+          : invalidArgument('No ACP agent profile is configured (add one in Settings → ACP profiles)');
+      }
       try {
         resolveCommand(profile);
       } catch (err) {
-        if (err instanceof AcpCommandNotFoundError) throw new ToolError(err.message);
+        if (err instanceof AcpCommandNotFoundError) throw new GatewayError('unavailable', err.message);
         throw err;
       }
-      const id = randomUUID().slice(0, 8);
-      const key = `agent:${input.agentId}:acp:${id}`;
+      return profile;
+    },
+
+    /** Starts the agent of a child the spawn service just committed, with its first prompt. */
+    start(key: string, profile: AcpProfile, task: string, spawn: SpawnInfo): void {
+      const id = parseSessionKey(key).rest.slice('acp:'.length);
       const cwd = profile.cwd && path.isAbsolute(profile.cwd) ? profile.cwd : path.join(deps.workRoot, id);
-      store.create({
-        key,
-        parentKey: input.caller,
-        label: input.label ?? `${profile.name}: ${input.task.slice(0, 60)}`,
-      });
-      emit({ type: 'session:changed', sessionKey: key });
       live.set(key, {
         profile,
         cwd,
@@ -232,32 +211,16 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
         buffer: '',
         cancelRequested: false,
       });
-      // Before the first prompt, so the parent's cursor is seeded.
-      deps.state.record({
-        sessionKey: key,
-        kind: 'child_spawned',
-        actorType: 'agent',
-        actorId: input.caller,
-        summary: 'child session spawned',
-        watchers: [input.caller],
-      });
-      append(key, { role: 'user', actorType: 'agent', actorId: input.caller, text: input.task });
-      const runId = randomUUID();
-      runs.start(runId, key, 'queued', deps.now());
-      runPrompt(key, input.task, {
-        parentKey: input.caller,
-        runId,
-        ...(input.timeoutMs ? { timeoutMs: input.timeoutMs } : {}),
-      });
-      return { status: 'accepted', childSessionKey: key, runId, runtime: 'acp', profile: profile.id };
+      runPrompt(key, task, spawn);
     },
 
     /** A message into an ACP child: sent as a prompt (queued while one runs). */
     deliver(key: string, text: string, from: { type: 'agent' | 'human'; id: string }): boolean {
       if (parseSessionKey(key).kind !== 'acp') return false;
-      if (!live.has(key))
+      const l = live.get(key);
+      if (!l)
         throw new Error(`The ACP agent of ${key} is not running in this gateway (it ended with a restart)`);
-      append(key, { role: 'user', actorType: from.type, actorId: from.id, text });
+      append(key, l, { role: 'user', actorType: from.type, actorId: from.id, text });
       runPrompt(key, text);
       return true;
     },
@@ -289,6 +252,7 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       const l = live.get(key);
       if (!l) return;
       live.delete(key);
+      // Answered "rejected" for the agent; nothing is written for a session that is gone.
       for (const p of [...pending.values()]) if (p.view.sessionKey === key) p.settle(undefined);
       void l.child?.close();
     },

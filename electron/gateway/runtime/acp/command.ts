@@ -1,17 +1,7 @@
+// Finding an ACP agent's binary the way a shell would, before anything is started.
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
-
-/** How to launch one ACP agent (e.g. a coding agent's `--acp` mode). */
-export interface AcpProfile {
-  id: string;
-  name: string;
-  command: string;
-  args: string[];
-  /** Added on top of the gateway's environment. */
-  env: Record<string, string>;
-  /** Directory the process starts in (relative to the session working directory); defaults to it. */
-  cwd?: string;
-}
+import type { AcpProfile } from '../../../../shared/ipc/types';
 
 export class AcpCommandNotFoundError extends Error {
   readonly command: string;

@@ -1,7 +1,7 @@
 // ACP agent profiles (settings): name, command, arguments, environment, working directory.
-import type { Db } from '../db/open';
-import { invalidArgument } from '../errors';
-import type { AcpProfileConfig } from '../types';
+import type { Db } from '../../db/open';
+import { invalidArgument } from '../../errors';
+import type { AcpProfile } from '../../types';
 
 interface ProfileDbRow {
   id: string;
@@ -27,7 +27,7 @@ export function createAcpProfileStore(db: Db, now: () => number) {
     ),
     remove: db.prepare(`DELETE FROM acp_profiles WHERE id = ?`),
   };
-  const toProfile = (r: ProfileDbRow): AcpProfileConfig => ({
+  const toProfile = (r: ProfileDbRow): AcpProfile => ({
     id: r.id,
     name: r.name,
     command: r.command,
@@ -41,7 +41,7 @@ export function createAcpProfileStore(db: Db, now: () => number) {
       const r = s.get.get(id);
       return r ? toProfile(r) : undefined;
     },
-    save(p: AcpProfileConfig): AcpProfileConfig {
+    save(p: AcpProfile): AcpProfile {
       if (!p || typeof p.id !== 'string' || !ID_RE.test(p.id))
         throw invalidArgument('profile id must match [a-z0-9][a-z0-9_-]{0,63}');
       if (typeof p.name !== 'string' || !p.name.trim()) throw invalidArgument('profile name is required');

@@ -1,0 +1,56 @@
+// Run control: what a session's run is doing, its history and token totals, cancelling it, and a
+// heartbeat turn by hand. `gateway.runtime` (an addition to the contract).
+import { normalizeSessionKey } from '../../../shared/session-keys';
+import type { RunInfo, RunStatus } from '../types';
+import type { AcpSessions } from './acp/sessions';
+import type { Goals } from './goals';
+import type { RunStore } from './runs';
+import type { TurnEngine } from './turns';
+
+export interface RunControlDeps {
+  engine: TurnEngine;
+  runs: RunStore;
+  acp: Pick<AcpSessions, 'cancel'>;
+  goals: Pick<Goals, 'get'>;
+}
+
+export type RunControl = ReturnType<typeof createRunControl>;
+
+export function createRunControl(deps: RunControlDeps) {
+  const { engine, runs } = deps;
+
+  /** Queued while a turn waits; `idle` also when the session never ran. */
+  const sessionStatus = (sessionKey: string): RunStatus => {
+    const key = normalizeSessionKey(sessionKey);
+    const live = engine.status(key);
+    if (live.busy) return live.run?.status ?? 'running';
+    if (live.queued > 0) return 'queued';
+    return runs.latest(key)?.status ?? 'idle';
+  };
+
+  return {
+    /** The live run, else the latest recorded one. */
+    status(sessionKey: string): RunInfo | undefined {
+      const key = normalizeSessionKey(sessionKey);
+      return engine.status(key).run ?? runs.latest(key);
+    },
+    runs: (sessionKey: string, limit?: number) => runs.list(normalizeSessionKey(sessionKey), limit),
+    sessionStatus,
+    cancel(sessionKey: string): boolean {
+      const key = normalizeSessionKey(sessionKey);
+      return engine.cancel(key, 'cancelled') || deps.acp.cancel(key);
+    },
+    idle: () => engine.idle(),
+    /** One heartbeat turn now (what a wake or the timer does); resolves when it is done. */
+    heartbeat: (sessionKey: string) => engine.enqueue(normalizeSessionKey(sessionKey), { kind: 'heartbeat' }),
+    tokens: (sessionKey: string) => runs.totals(normalizeSessionKey(sessionKey)),
+    /** Run status and goal: what the session tools add to a session's description. */
+    describe(key: string): Record<string, unknown> {
+      const goal = deps.goals.get(key);
+      return {
+        runStatus: sessionStatus(key),
+        ...(goal ? { goal: { objective: goal.objective, status: goal.status } } : {}),
+      };
+    },
+  };
+}

@@ -1,11 +1,13 @@
 // `npm run web`: browser mode. Builds nothing itself (the npm script builds the renderer first),
 // opens the gateway on SIGHTLINE_DATA_DIR (default ~/.sightline) and serves the renderer on
 // 127.0.0.1 with a per-launch token. Set SIGHTLINE_WEB_PORT to pick a port (default: any free).
+// Opens the default browser when there is one; `--no-open` skips that.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBrowserMode } from './app';
+import { openInBrowser } from './open-browser';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -18,12 +20,15 @@ async function main(): Promise<void> {
   }
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
   const port = Number(process.env.SIGHTLINE_WEB_PORT ?? 0);
-  const app = await startBrowserMode({
-    dataDir,
-    rendererDir,
-    port: Number.isInteger(port) && port > 0 && port < 65536 ? port : 0,
-    version: pkg.version,
-  });
+  const wanted = Number.isInteger(port) && port > 0 && port < 65536 ? port : 0;
+  const app = await startBrowserMode({ dataDir, rendererDir, port: wanted, version: pkg.version }).catch(
+    (err: unknown) => {
+      if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+        throw new Error(`port ${wanted} is in use; set SIGHTLINE_WEB_PORT or free it`);
+      }
+      throw err;
+    },
+  );
   const notice = app.host.notice();
   if (notice?.kind === 'damaged')
     console.error(
@@ -34,6 +39,8 @@ async function main(): Promise<void> {
     );
   console.log(`Sightline (browser mode) — data in ${dataDir}`);
   console.log(`Open: ${app.server.url}`);
+  if (!process.argv.includes('--no-open') && openInBrowser(app.server.url))
+    console.log('(opened in your browser)');
 
   let stopping = false;
   const stop = (signal: string) => {

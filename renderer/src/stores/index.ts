@@ -3,7 +3,9 @@ import { useDatabase } from './database';
 import { useFleet } from './fleet';
 import { useInbox } from './inbox';
 import { usePermissions } from './permissions';
+import { usePreferences } from './preferences';
 import { useProfiles } from './profiles';
+import { useSearch } from './search';
 import { useTranscript } from './transcript';
 import { useSettings } from './settings';
 import { useTimeline } from './timeline';
@@ -16,7 +18,9 @@ export {
   useFleet,
   useInbox,
   usePermissions,
+  usePreferences,
   useProfiles,
+  useSearch,
   useTranscript,
   useSettings,
   useTimeline,
@@ -32,7 +36,9 @@ export function resetStores(): void {
     useFleet,
     useInbox,
     usePermissions,
+    usePreferences,
     useProfiles,
+    useSearch,
     useTranscript,
     useSettings,
     useTimeline,

@@ -9,6 +9,7 @@ import {
   BACKUP_CHECK_MS,
   BACKUP_EVERY_MS,
   backupDue,
+  createBackupService,
   backupName,
   backupTime,
   listBackups,
@@ -129,6 +130,29 @@ describe('rolling backups on the fake clock', () => {
     fs.writeFileSync(path.join(backups, 'README.txt'), 'mine');
     await gw.backups.takeNow();
     expect(fs.readdirSync(backups).sort()).toEqual(['README.txt', backupName(clock.t)]);
+  });
+
+  it('keeps no damaged copy: the good backups stay when the live database went bad', async () => {
+    const { dir, clock, gw } = setup();
+    for (let i = 0; i < 500; i++) gw.sessions.create({ key: `agent:main:s${i}` });
+    const good = await gw.backups.takeNow();
+    // The live file is damaged behind the app's back (a disk error, another program).
+    const live = path.join(dir, 'sightline.db');
+    gw.db.pragma('wal_checkpoint(TRUNCATE)');
+    const raw = openSqlite(live);
+    damagePage(live);
+    const service = createBackupService({
+      db: raw,
+      dataDir: dir,
+      now: clock.now,
+      scheduler: clock,
+      logger: collectingLogger(),
+    });
+    clock.tick(DAY);
+    await expect(service.takeNow()).rejects.toThrow(/^The state database at .*\.partial is damaged: /);
+    raw.close();
+    expect(names(dir)).toEqual([good.name]);
+    expect(fs.readdirSync(path.join(dir, 'backups'))).toEqual([good.name]);
   });
 
   it('starts with autoStart and takes the first backup at start-up', async () => {

@@ -2,13 +2,15 @@
 // API, a consistent copy while the app keeps writing) into <dataDir>/backups/, once a day, the
 // newest BACKUPS_KEPT kept and older ones removed. Timing is a function of `now()` and runs on the
 // gateway's scheduler, so tests drive it with a fake clock. A backup is written to a `.partial`
-// file, synced, then renamed: a crash never leaves a half-written file under a backup's name.
+// file, checked (quick_check), synced, then renamed: a crash never leaves a half-written file
+// under a backup's name, and a damaged copy never rotates out a good backup.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Scheduler } from '../scheduler';
 import type { Logger } from '../types';
 import { DB_FILE } from './open';
-import type { Db } from './sqlite';
+import { assertUndamaged } from './integrity';
+import { openSqlite, type Db } from './sqlite';
 
 export const BACKUP_DIR = 'backups';
 export const BACKUPS_KEPT = 3;
@@ -114,11 +116,18 @@ export function createBackupService(deps: BackupDeps): BackupService {
     try {
       await deps.db.backup(partial);
       fs.chmodSync(partial, 0o600);
+      // A damaged copy (the live file went bad since start-up) must not rotate out a good one.
+      const copy = openSqlite(partial, { fileMustExist: true });
+      try {
+        assertUndamaged(copy, partial);
+      } finally {
+        copy.close();
+      }
       syncPath(partial);
       fs.renameSync(partial, final);
       syncPath(dir);
     } catch (err) {
-      fs.rmSync(partial, { force: true });
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(partial + suffix, { force: true });
       throw err;
     }
     prune();
@@ -130,7 +139,7 @@ export function createBackupService(deps: BackupDeps): BackupService {
     for (const old of listBackups(deps.dataDir).slice(BACKUPS_KEPT)) fs.rmSync(old.path, { force: true });
     // One backup runs at a time and this one is renamed already: any `.partial` is a leftover.
     for (const name of fs.readdirSync(dir)) {
-      if (name.endsWith('.partial')) fs.rmSync(path.join(dir, name), { force: true });
+      if (/\.partial(-wal|-shm)?$/.test(name)) fs.rmSync(path.join(dir, name), { force: true });
     }
   }
 

@@ -11,7 +11,7 @@ import type { GatewayHost } from '../host';
 import type { SessionInfo } from '../types';
 import type { Actor, GatewayApi } from './gateway-api';
 import { createMemoryDismissalStore, type DismissalStore } from './dismissals';
-import { agentView, inboxItems, profileView, sessionView } from './views';
+import { agentView, fleetViews, inboxItems, profileView, sessionView } from './views';
 import { searchSessions } from './search';
 import { catalogRootViews } from './catalog-roots';
 import { createPreferenceStore, type PreferenceStore } from './preferences';
@@ -55,7 +55,7 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
   const handlers: HandlerMap = {
     'fleet:snapshot': async () => ({
       agents: gw.agents.list().map(agentView),
-      sessions: gw.sessions.list().map(view),
+      sessions: fleetViews(gw, dismissals),
       generatedAt: now(),
     }),
     'sessions:get': async ({ sessionKey }) => view(session(sessionKey)),

@@ -21,6 +21,7 @@ import type {
 } from '../types';
 import type Database from 'better-sqlite3';
 import type { StateEventRow } from '../../../shared/domain';
+import type { RunOverview } from '../runtime/control';
 import type { MessageHit } from '../sessions/transcripts';
 
 export type Actor = { type: 'human' | 'agent'; id?: string };
@@ -34,6 +35,8 @@ export interface GatewayApi {
   };
   state: {
     version(sessionKey: string, agentId?: string): number;
+    /** Every state version, keyed by versionKey(sessionKey, agentId). */
+    versions(): Map<string, number>;
     timeline(
       sessionKey: string,
       opts: {
@@ -76,6 +79,8 @@ export interface GatewayApi {
     sessionStatus(sessionKey: string): RunStatus;
     /** Totals over all of the session's runs. */
     tokens(sessionKey: string): { input: number; output: number };
+    /** status, sessionStatus and tokens of many sessions at once. */
+    overview(sessionKeys: string[]): Map<string, RunOverview>;
     cancel(sessionKey: string): boolean;
     startDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }>;
     /** Deletes the demo's sessions and starts it again. */
@@ -93,8 +98,13 @@ export interface GatewayApi {
       respond(requestId: string, optionId: string | undefined): boolean;
     };
   };
+  backups: {
+    readonly databasePath: string;
+    list(): { name: string; takenAt: number; bytes: number }[];
+  };
   goals: {
     get(sessionKey: string): Goal | undefined;
+    all(): Map<string, Goal>;
     set(sessionKey: string, goal: { objective?: string; status?: GoalStatus }, actor: Actor): Goal;
     clear(sessionKey: string, actor: Actor): void;
   };

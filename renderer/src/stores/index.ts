@@ -1,4 +1,5 @@
 import { useCatalog } from './catalog';
+import { useDatabase } from './database';
 import { useFleet } from './fleet';
 import { useInbox } from './inbox';
 import { usePermissions } from './permissions';
@@ -13,6 +14,7 @@ import { useWatchers } from './watchers';
 
 export {
   useCatalog,
+  useDatabase,
   useFleet,
   useInbox,
   usePermissions,
@@ -30,6 +32,7 @@ export {
 export function resetStores(): void {
   for (const s of [
     useCatalog,
+    useDatabase,
     useFleet,
     useInbox,
     usePermissions,

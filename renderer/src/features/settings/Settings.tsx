@@ -5,6 +5,7 @@ import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
 import { AcpProfiles } from './AcpProfiles';
 import { Retention } from './Retention';
+import { Backups } from './Backups';
 import { Appearance } from './Appearance';
 
 function AgentForm({ agent }: { agent: AgentView }) {
@@ -149,6 +150,7 @@ export function Settings() {
       <AcpProfiles />
       <Appearance />
       <Retention />
+      <Backups />
     </section>
   );
 }

@@ -105,6 +105,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     queues,
     waker,
     sessionExists: (key) => store.get(key) !== undefined,
+    hasParent: (key, agentId) => store.hasParent(key, agentId),
     emit,
     afterCommit: tx.afterCommit,
   });
@@ -155,7 +156,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     state,
     queues,
     waker,
-    owners: [goals, runs],
     onReset: (key) => engine.forget(key),
     onDelete: (key) => {
       engine.forget(key);

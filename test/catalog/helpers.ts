@@ -7,6 +7,7 @@ import path from 'node:path';
 import { openDatabase, type Db } from '../../electron/gateway/db/open';
 import { createCatalog, type CatalogDeps, type CatalogService } from '../../electron/gateway/catalog';
 import type { CatalogFs } from '../../electron/gateway/catalog/fsio';
+import { createSessionStore } from '../../electron/gateway/sessions/store';
 import type {
   RecordInput,
   SessionInfo,
@@ -53,6 +54,7 @@ export function makeHarness(
   const byDedupe = new Map<string, Recorded>();
   let failing = 0;
   const sessionMap = new Map<string, SessionInfo>();
+  const sessionStore = createSessionStore(db, () => clock.t);
   const sessions: Sessions = {
     create(input) {
       if (sessionMap.has(input.key)) throw new Error(`Session exists: ${input.key}`);
@@ -64,6 +66,8 @@ export function makeHarness(
         ...(input.label ? { label: input.label } : {}),
       };
       sessionMap.set(input.key, info);
+      // The real registry row too: links and texts reference it (foreign keys).
+      sessionStore.create({ key: input.key });
       return info;
     },
     get: (key) => sessionMap.get(key),

@@ -52,7 +52,6 @@ export function createRunStore(db: Db) {
       `UPDATE runs SET status = 'failed', outcome = 'error', error = 'interrupted by a restart', ended_at = ?
        WHERE status IN ('queued', 'running')`,
     ),
-    removeSession: db.prepare(`DELETE FROM runs WHERE session_key = ?`),
   };
   return {
     start(runId: string, sessionKey: string, status: RunStatus, at: number): RunInfo {
@@ -81,7 +80,5 @@ export function createRunStore(db: Db) {
     list: (sessionKey: string, limit = 50) => s.forSession.all(sessionKey, limit).map(toRun),
     totals: (sessionKey: string) => s.totals.get(sessionKey)!,
     failInterrupted: (at: number) => s.interrupted.run(at).changes,
-    /** Part of deleting a session (inside its transaction). */
-    deleteSession: (sessionKey: string) => void s.removeSession.run(sessionKey),
   };
 }

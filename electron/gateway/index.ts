@@ -169,6 +169,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     now,
     logger,
     roots: resolveCatalogRoots(options.catalogRoots),
+    scheduler,
+    transaction: (fn) => tx.run(fn),
     importTranscript(sessionKey, messages) {
       for (const m of messages)
         emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });

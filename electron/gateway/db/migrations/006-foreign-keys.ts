@@ -1,7 +1,8 @@
 import type { Migration } from '../migrate';
 
 // Foreign keys that hold in fact, and no enum CHECKs (kinds, actor types, providers, roles and
-// statuses are checked once, in code, from shared/). One rebuild per table does both.
+// statuses are checked once, in code, from shared/). One rebuild per table does both (the
+// catalog's links lost their provider CHECK in 005; they gain their foreign key here).
 //
 // * A session key names one session: `sessions.key` becomes unique (a bare key such as `global`
 //   is registered for one agent; the signal log still scopes it by agent id). Duplicate
@@ -21,8 +22,8 @@ INSERT INTO sqlite_sequence (name, seq) SELECT '${to}', seq FROM sqlite_sequence
 const SESSION = `REFERENCES sessions (key) ON DELETE CASCADE`;
 const HAS_SESSION = (col: string) => `${col} IN (SELECT key FROM sessions)`;
 
-export const migration005: Migration = {
-  version: 5,
+export const migration006: Migration = {
+  version: 6,
   name: 'foreign-keys',
   up: `
 DELETE FROM sessions WHERE EXISTS (

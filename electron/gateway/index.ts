@@ -203,6 +203,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger,
     roots: catalogRoots,
     scheduler,
+    confirm: consent.confirm,
     importTranscript(sessionKey, messages) {
       for (const m of messages)
         emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });

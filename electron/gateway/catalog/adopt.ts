@@ -5,6 +5,7 @@
 import type { CatalogProvider, Logger, SessionInfo, SessionState, Sessions } from '../types';
 import type { LinkRepo } from './links';
 import type { Located, MarkerFields, ProviderModule, ProviderSource, VisibleMessage } from './provider';
+import { checkThreadId } from './thread-ids';
 
 export const ADOPTING_WATCHER = 'agent:main:main';
 /** At most this many messages of the upstream transcript are imported at adoption. */
@@ -58,6 +59,8 @@ function writeAdoption(d: AdoptDeps, a: Adoption): SessionInfo {
       threadId: a.loc.entry.threadId,
       hostId: d.hostId,
       ref: a.loc.ref,
+      // The folder the person saw in the catalog when adopting: the only one "continue" runs in.
+      cwd: a.loc.entry.cwd ?? null,
       ...a.marker,
     },
     d.now(),
@@ -76,6 +79,7 @@ export function createAdopt(
     const p = typeof id === 'string' ? providers.get(id) : undefined;
     if (!p) throw new Error(`Unknown catalog provider: ${String(id)}`);
     if (!threadId) throw new Error('threadId is required');
+    checkThreadId(p.module, threadId);
     const loc = p.source.find(threadId);
     if (!loc)
       throw new Error(`Unknown thread: ${p.module.id} session ${threadId} was not found in ${p.root}`);

@@ -18,6 +18,7 @@ import { CommandPalette } from './features/palette/CommandPalette';
 import { ConsentPrompt } from './features/consent/ConsentPrompt';
 import { startDemo } from './features/palette/commands';
 import { Kbd } from './components/Badges';
+import { DatabaseNotice } from './components/DatabaseNotice';
 import { ThemeToggle } from './components/ThemeToggle';
 import { usePreferences } from './stores/preferences';
 
@@ -189,6 +190,7 @@ export function App() {
           Commands <Kbd>Ctrl K</Kbd>
         </button>
       </header>
+      <DatabaseNotice />
       {error && (
         <div className="error-bar" role="alert" data-testid="error">
           {error}

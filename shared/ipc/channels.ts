@@ -31,6 +31,8 @@ export const CHANNELS = {
   acpPermissionsRespond: 'acp:permissions:respond',
   consentList: 'consent:list',
   consentRespond: 'consent:respond',
+  databaseStatus: 'database:status',
+  databaseRestore: 'database:restore',
 } as const;
 
 export type Channel = (typeof CHANNELS)[keyof typeof CHANNELS];

@@ -7,6 +7,7 @@ import type {
   AppInfo,
   CatalogEntry,
   ConsentRequestView,
+  DatabaseStatus,
   CatalogRootView,
   DemoFleet,
   FleetSnapshot,
@@ -52,6 +53,8 @@ export interface ResultMap {
   'acp:permissions:respond': { resolved: true };
   'consent:list': ConsentRequestView[];
   'consent:respond': { resolved: true };
+  'database:status': DatabaseStatus;
+  'database:restore': { restoring: true };
 }
 
 export type IpcContract = {

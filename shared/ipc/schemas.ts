@@ -216,6 +216,12 @@ export const SCHEMAS = {
     requestId: nonEmpty('requestId', LIMITS.permissionId),
     allow: z.boolean({ error: 'allow must be a boolean' }),
   }),
+  'database:status': empty,
+  'database:restore': z.strictObject({
+    name: boundedString('name', LIMITS.backupName).regex(/^sightline-[0-9TZ-]+\.db$/, {
+      error: 'name must be a backup name (sightline-<time>.db)',
+    }),
+  }),
 } as const satisfies Record<Channel, z.ZodType>;
 
 export type Schemas = typeof SCHEMAS;

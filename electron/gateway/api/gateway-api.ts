@@ -116,6 +116,10 @@ export interface GatewayApi {
     respond(requestId: string, allowed: boolean): void;
   };
   secrets: { info: SecretStorageInfo };
+  backups: {
+    readonly databasePath: string;
+    list(): { name: string; takenAt: number; bytes: number }[];
+  };
   goals: {
     get(sessionKey: string): Goal | undefined;
     all(): Map<string, Goal>;

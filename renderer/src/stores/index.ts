@@ -1,5 +1,6 @@
 import { useCatalog } from './catalog';
 import { useConsent } from './consent';
+import { useDatabase } from './database';
 import { useFleet } from './fleet';
 import { useInbox } from './inbox';
 import { usePermissions } from './permissions';
@@ -15,6 +16,7 @@ import { useWatchers } from './watchers';
 export {
   useCatalog,
   useConsent,
+  useDatabase,
   useFleet,
   useInbox,
   usePermissions,
@@ -33,6 +35,7 @@ export function resetStores(): void {
   for (const s of [
     useCatalog,
     useConsent,
+    useDatabase,
     useFleet,
     useInbox,
     usePermissions,

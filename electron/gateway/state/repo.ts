@@ -191,6 +191,8 @@ export function createStateRepo(db: Db) {
       )
       .raw(),
     deleteHeldBy: db.prepare(`DELETE FROM session_watch_cursors WHERE watcher_key = ?`),
+    deleteEvents: db.prepare(`DELETE FROM session_state_events WHERE session_key = ? AND agent_id = ?`),
+    deleteHead: db.prepare(`DELETE FROM session_state_heads WHERE session_key = ? AND agent_id = ?`),
     deleteOnTarget: db.prepare(`DELETE FROM session_watch_cursors WHERE target_key = ?`),
   };
 
@@ -265,5 +267,10 @@ export function createStateRepo(db: Db) {
     pendingCursors: () => s.pendingCursors.all() as unknown as [string, string, number, number, number][],
     deleteHeldBy: (watcher: string) => s.deleteHeldBy.run(watcher).changes,
     deleteOnTarget: (target: string) => s.deleteOnTarget.run(target).changes,
+    /** A deleted session's log and head (its sequences are never reused: AUTOINCREMENT). */
+    deleteSessionLog(key: string, agentId: string): void {
+      s.deleteEvents.run(key, agentId);
+      s.deleteHead.run(key, agentId);
+    },
   };
 }

@@ -1,10 +1,13 @@
 // createGateway(): the composition root of the gateway. It only wires: stores, then the state
 // core, the turn path, the services that use them, then timers. Plain Node; never imports Electron.
 import path from 'node:path';
-import { isMainKey, normalizeSessionKey } from '../../shared/session-keys';
+import { isMainKey, normalizeSessionKey, parseSessionKey } from '../../shared/session-keys';
 import { createCatalog, resolveCatalogRoots, type CatalogService } from './catalog';
 import { openDatabase, type Db } from './db/open';
 import { createTransactions } from './db/transactions';
+import { createMcp, type Mcp } from './mcp';
+import { createCredentialStore } from './mcp/credentials';
+import { resolveShim } from './mcp/shim';
 import { consoleLogger, EventHub } from './events';
 import { createAcpProfileStore } from './runtime/acp/profile-store';
 import { createAcpSessions } from './runtime/acp/sessions';
@@ -32,6 +35,7 @@ import { createStateCore, type StateCore } from './state/session-state';
 import { HeartbeatWaker } from './state/waker';
 import { createTools } from './tools';
 import { ToolRegistry } from './tools/registry';
+import { sessionNoticesTool } from './tools/notice-tools';
 import { sessionStatusTool, sessionsListTool } from './tools/session-tools';
 import type { GatewayOptions, Sessions, Tools, TranscriptMessage } from './types';
 
@@ -68,6 +72,8 @@ export interface Gateway {
     deliver: AcpApi['deliver'];
   };
   goals: Goals;
+  /** The session tools over MCP (issue 16): credentials for ACP children and outside agents. */
+  mcp: Pick<Mcp, 'issue' | 'revoke' | 'list' | 'endpoint'>;
   /** The database handle, for the catalog, browser mode and tests in this process. */
   db: Db;
   close(): void;
@@ -94,6 +100,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const agentStore = createAgentStore(db, now);
   const runs = createRunStore(db);
   const acpProfiles = createAcpProfileStore(db, now);
+  const credentials = createCredentialStore(db, now);
 
   // The state core: signal log, cursors, notices and wakes.
   const queues = new NoticeQueues((sessionKey, entry) => emit({ type: 'notice:queued', sessionKey, entry }));
@@ -125,6 +132,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     registry,
     state,
     providerFor: createModelCache(),
+    announce,
     afterTurn: (key, agent) => {
       try {
         if (compactIfNeeded({ transcripts, state }, key, agent))
@@ -142,6 +150,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     runs,
     profiles: acpProfiles,
     workRoot: path.join(options.dataDir, 'acp-work'),
+    notices,
     onRunEnd: (childKey, run, spawn, text) => engine.announceToParent(childKey, run, spawn, text),
   });
 
@@ -155,7 +164,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     state,
     queues,
     waker,
-    owners: [goals, runs],
+    owners: [goals, runs, credentials],
     onReset: (key) => engine.forget(key),
     onDelete: (key) => {
       engine.forget(key);
@@ -174,7 +183,27 @@ export function createGateway(options: GatewayOptions): Gateway {
         emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });
     },
   });
-  const spawner = createSpawner({ tx, now, emit, sessions, state, transcripts, runs, engine, acp });
+  const mcp = createMcp({
+    logger,
+    credentials,
+    store,
+    registry,
+    notices,
+    recordToolCall: (key, call, text) => acp.recordToolCall(key, call, text),
+    shim: resolveShim(options.mcpShim),
+  });
+  const spawner = createSpawner({
+    tx,
+    now,
+    emit,
+    sessions,
+    state,
+    transcripts,
+    runs,
+    engine,
+    acp,
+    mcp: { servers: (key, caps) => mcp.acpServers(key, caps), release: (key) => mcp.releaseAcp(key) },
+  });
   const messages = createMessages({
     tx,
     emit,
@@ -194,6 +223,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   registry.register(sessionsListTool({ sessions: store, state, describe }));
   for (const tool of agentTools({ store, transcripts, state, agents: agentStore, goals, messages, spawner }))
     registry.register(tool);
+  registry.register(sessionNoticesTool({ notices }));
 
   // Start-up: the default agent, runs a crash cut short, pending notices from durable cursors
   // (then prune; also without timers), wakes; timers only with autoStart.
@@ -215,6 +245,19 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
   }
 
+  /**
+   * A spawned child's outcome is its parent's next turn: a native turn, or a prompt of the ACP
+   * parent's agent (declared here, used only once both exist).
+   */
+  function announce(parentKey: string, text: string): void {
+    if (parseSessionKey(parentKey).kind !== 'acp')
+      return void engine.enqueue(parentKey, { kind: 'system', text });
+    if (!acp.system(parentKey, text))
+      logger.warn('runtime: the ACP parent is not running in this gateway; announcement dropped', {
+        parentKey,
+      });
+  }
+
   let closed = false;
   return {
     sessions,
@@ -234,6 +277,12 @@ export function createGateway(options: GatewayOptions): Gateway {
       startDemo: () => startDemo({ agents, sessions, goals, human, engine, store }),
     },
     goals,
+    mcp: {
+      issue: mcp.issue,
+      revoke: mcp.revoke,
+      list: mcp.list,
+      endpoint: mcp.endpoint,
+    },
     catalog,
     acp: { profiles: acpProfiles, permissions: acp.permissions, deliver: acp.deliver },
     db,
@@ -246,6 +295,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       stopWakes();
       engine.stop();
       void acp.closeAll();
+      mcp.close();
       catalog.stop();
       db.close();
     },

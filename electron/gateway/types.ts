@@ -51,6 +51,12 @@ export interface GatewayOptions {
   catalogRoots?: CatalogRoots;
   /** Addition: where log lines go (default: console). Never receives message content. */
   logger?: Logger;
+  /**
+   * Addition: where the stdio MCP shim is, for hosts that bundle the gateway (the Electron app
+   * passes its unpacked copy) and, optionally, the Node that runs it. Default: the shim beside
+   * the gateway's sources, run by this Node.
+   */
+  mcpShim?: { script: string; node?: string };
 }
 
 export interface Logger {

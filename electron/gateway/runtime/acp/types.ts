@@ -1,3 +1,4 @@
+import type { McpServer } from '@agentclientprotocol/sdk';
 import type { AcpProfile } from '../../../../shared/ipc/types';
 
 export type AcpToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
@@ -53,6 +54,11 @@ export interface AcpChildOptions {
   logger?: AcpLogger;
   onUpdate: (update: AcpUpdate) => void;
   onPermission: (request: AcpPermissionRequest) => Promise<AcpPermissionDecision>;
+  /**
+   * The MCP servers for `session/new`, given what the agent's `initialize` answer said it takes
+   * (`mcpCapabilities.http`). Absent: none.
+   */
+  mcpServers?: (caps: { http: boolean }) => Promise<McpServer[]>;
   /** Bytes of stderr kept for `stderrTail()` (default 64 KiB). */
   stderrLimitBytes?: number;
   /** Budget for spawn + initialize + session/new (default 30 s). */

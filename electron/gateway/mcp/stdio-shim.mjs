@@ -12,7 +12,9 @@ import readline from 'node:readline';
 const url = process.argv[2];
 const secret = process.env.SIGHTLINE_MCP_SECRET;
 if (!url || !/^http:\/\/(127\.0\.0\.1|localhost):\d+\/mcp$/.test(url) || !secret) {
-  process.stderr.write('usage: SIGHTLINE_MCP_SECRET=<secret> node stdio-shim.mjs http://127.0.0.1:<port>/mcp\n');
+  process.stderr.write(
+    'usage: SIGHTLINE_MCP_SECRET=<secret> node stdio-shim.mjs http://127.0.0.1:<port>/mcp\n',
+  );
   process.exit(2);
 }
 
@@ -46,10 +48,16 @@ async function forward(line) {
       body: line,
     });
   } catch (err) {
-    return answerError(id, `Sightline is not reachable at ${url}: ${err instanceof Error ? err.message : err}`);
+    return answerError(
+      id,
+      `Sightline is not reachable at ${url}: ${err instanceof Error ? err.message : err}`,
+    );
   }
   if (res.status === 401) {
-    return answerError(id, 'Sightline refused the credential (401): it was revoked or its session was deleted');
+    return answerError(
+      id,
+      'Sightline refused the credential (401): it was revoked or its session was deleted',
+    );
   }
   if (res.status === 202) return; // a notification was accepted
   let answer;

@@ -11,7 +11,7 @@ import { createGateway, type Gateway } from '../gateway';
 import { useNativeBinding } from '../gateway/db/sqlite';
 import { hardenSession, hardenWebContents } from './guards';
 import { registerIpcHandlers } from './ipc';
-import { chooseNativeBinding } from './native-binding';
+import { chooseNativeBinding, mcpShimPath } from './native-binding';
 import { startNativeNotifications, type NativeNotifier } from './notify';
 import { registerAppScheme, serveRenderer } from './protocol';
 import { isAllowedExternalUrl, isTrustedSender } from './security';
@@ -66,7 +66,7 @@ function configureNativeBinding(): void {
 function startGateway(): void {
   configureNativeBinding();
   const dataDir = app.getPath('userData');
-  const gw = createGateway({ dataDir });
+  const gw = createGateway({ dataDir, mcpShim: { script: mcpShimPath(app.getAppPath()) } });
   gateway = gw;
   const api = createApiHandlers(gw, {
     app: { name: 'Sightline', version: app.getVersion(), mode: 'electron', dataDir },

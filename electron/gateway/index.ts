@@ -73,7 +73,7 @@ export interface Gateway {
   };
   goals: Goals;
   /** The session tools over MCP (issue 16): credentials for ACP children and outside agents. */
-  mcp: Pick<Mcp, 'issue' | 'revoke' | 'list' | 'endpoint'>;
+  mcp: Pick<Mcp, 'issue' | 'issueForNewSession' | 'revoke' | 'list' | 'endpoint' | 'status'>;
   /** The database handle, for the catalog, browser mode and tests in this process. */
   db: Db;
   close(): void;
@@ -188,6 +188,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger,
     credentials,
     store,
+    sessions,
     registry,
     notices,
     recordToolCall: (key, call, text) => acp.recordToolCall(key, call, text),
@@ -280,9 +281,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     goals,
     mcp: {
       issue: mcp.issue,
+      issueForNewSession: mcp.issueForNewSession,
       revoke: mcp.revoke,
       list: mcp.list,
       endpoint: mcp.endpoint,
+      status: mcp.status,
     },
     catalog,
     acp: { profiles: acpProfiles, permissions: acp.permissions, deliver: acp.deliver },

@@ -24,6 +24,9 @@ export const CHANNELS = {
   acpProfilesRemove: 'acp:profiles:remove',
   acpPermissionsList: 'acp:permissions:list',
   acpPermissionsRespond: 'acp:permissions:respond',
+  mcpList: 'mcp:list',
+  mcpIssue: 'mcp:issue',
+  mcpRevoke: 'mcp:revoke',
 } as const;
 
 export type Channel = (typeof CHANNELS)[keyof typeof CHANNELS];

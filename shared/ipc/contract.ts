@@ -10,6 +10,8 @@ import type {
   FleetSnapshot,
   Goal,
   InboxItem,
+  McpIssuedView,
+  McpView,
   PermissionRequestView,
   PushBatch,
   SessionView,
@@ -41,6 +43,9 @@ export interface ResultMap {
   'acp:profiles:remove': { removed: boolean };
   'acp:permissions:list': PermissionRequestView[];
   'acp:permissions:respond': { resolved: true };
+  'mcp:list': McpView;
+  'mcp:issue': McpIssuedView;
+  'mcp:revoke': { revoked: boolean };
 }
 
 export type IpcContract = {

@@ -163,6 +163,18 @@ export const SCHEMAS = {
     /** Absent: reject. */
     optionId: nonEmpty('optionId', LIMITS.permissionId).optional(),
   }),
+  'mcp:list': empty,
+  /** A credential for an existing session, or for a new one made for an agent outside Sightline. */
+  'mcp:issue': z
+    .strictObject({
+      sessionKey: sessionKey.optional(),
+      newSessionName: nonEmpty('newSessionName', LIMITS.sessionName).optional(),
+      label: boundedString('label', LIMITS.mcpLabel).optional(),
+    })
+    .refine((a) => (a.sessionKey === undefined) !== (a.newSessionName === undefined), {
+      error: 'give either sessionKey or newSessionName',
+    }),
+  'mcp:revoke': z.strictObject({ id: nonEmpty('id', LIMITS.mcpCredentialId) }),
 } as const satisfies Record<Channel, z.ZodType>;
 
 export type Schemas = typeof SCHEMAS;

@@ -163,6 +163,18 @@ function fakeGateway() {
         }),
       },
     },
+    mcp: {
+      issue: async () => ({ id: 'c-1', secret: 'slmcp_x', url: 'http://127.0.0.1:1/mcp' }),
+      issueForNewSession: async () => ({
+        id: 'c-2',
+        sessionKey: 'agent:main:external:x-1',
+        secret: 'slmcp_y',
+        url: 'http://127.0.0.1:1/mcp',
+      }),
+      revoke: () => false,
+      list: () => [],
+      status: () => undefined,
+    },
     goals: {
       get: () => undefined,
       set: (_k, g) => ({ objective: g.objective ?? '', status: g.status ?? 'active', updatedAt: 7 }),

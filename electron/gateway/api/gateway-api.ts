@@ -19,6 +19,7 @@ import type {
   TranscriptMessage,
 } from '../types';
 import type { StateEventRow } from '../../../shared/domain';
+import type { McpCredentialInfo } from '../mcp';
 
 export type Actor = { type: 'human' | 'agent'; id?: string };
 
@@ -82,6 +83,20 @@ export interface GatewayApi {
       /** `undefined` rejects; false when the request is gone; throws on an unknown option. */
       respond(requestId: string, optionId: string | undefined): boolean;
     };
+  };
+  mcp: {
+    issue(
+      sessionKey: string,
+      opts?: { label?: string },
+    ): Promise<{ id: string; secret: string; url: string; command?: string[] }>;
+    /** A new session for an agent outside Sightline, with its credential (both or neither). */
+    issueForNewSession(
+      name: string,
+      opts?: { label?: string },
+    ): Promise<{ id: string; sessionKey: string; secret: string; url: string; command?: string[] }>;
+    revoke(id: string): boolean;
+    list(): McpCredentialInfo[];
+    status(): { url: string; port: number } | undefined;
   };
   goals: {
     get(sessionKey: string): Goal | undefined;

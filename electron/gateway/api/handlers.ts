@@ -10,7 +10,7 @@ import { GatewayError, toIpcError } from '../errors';
 import type { SessionInfo } from '../types';
 import type { Actor, GatewayApi } from './gateway-api';
 import { createMemoryDismissalStore, type DismissalStore } from './dismissals';
-import { agentView, inboxItems, profileView, sessionView } from './views';
+import { agentView, inboxItems, mcpView, profileView, sessionView } from './views';
 
 /** The API's own refusals are the gateway's typed errors, mapped by type like the services'. */
 export { GatewayError as ApiError };
@@ -134,6 +134,15 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       if (!resolved) throw new GatewayError('not_found', `Unknown permission request: ${requestId}`);
       return { resolved: true };
     },
+    'mcp:list': async () => mcpView(gw),
+    // The secret goes to the renderer here, once, to be shown to the person; never again.
+    'mcp:issue': async ({ sessionKey, newSessionName, label }) => {
+      const opts = label ? { label } : {};
+      if (sessionKey === undefined) return gw.mcp.issueForNewSession(newSessionName!, opts);
+      const key = session(sessionKey).key;
+      return { ...(await gw.mcp.issue(key, opts)), sessionKey: key };
+    },
+    'mcp:revoke': async ({ id }) => ({ revoked: gw.mcp.revoke(id) }),
   };
 
   async function dispatch(channel: unknown, rawArgs: unknown): Promise<Envelope<unknown>> {

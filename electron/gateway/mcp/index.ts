@@ -4,16 +4,16 @@
 // argument can change who it is. ACP children get a credential of their own session when their
 // agent starts; a person mints one in Settings for an agent running outside Sightline, whose
 // pending notices then lead its next tool result (it has no turns to drain them).
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { McpServer as AcpMcpServer } from '@agentclientprotocol/sdk';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { parseSessionKey } from '../../../shared/session-keys';
+import { externalKeyFor, parseSessionKey } from '../../../shared/session-keys';
 import { GatewayError, invalidArgument, notFound } from '../errors';
 import { systemNote } from '../runtime/system-note';
 import type { SessionStore } from '../sessions/store';
 import { oneLine } from '../state/record-input';
 import type { ToolRegistry } from '../tools/registry';
-import type { Logger, NoticeQueue, ToolCallRecord } from '../types';
+import type { Logger, NoticeQueue, Sessions, ToolCallRecord } from '../types';
 import type { Credential, CredentialStore } from './credentials';
 import { listenMcp, MCP_HOST, MCP_PATH, type McpHttp } from './http';
 import type { ShimLocation } from './shim';
@@ -27,6 +27,7 @@ export interface McpDeps {
   logger: Logger;
   credentials: CredentialStore;
   store: SessionStore;
+  sessions: Pick<Sessions, 'create' | 'delete'>;
   registry: ToolRegistry;
   notices: Pick<NoticeQueue, 'drain'>;
   /** An ACP agent's MCP tool call, into its session's transcript like a built-in agent's. */
@@ -179,27 +180,51 @@ export function createMcp(deps: McpDeps) {
   if (credentials.hasExternal())
     endpoint().catch((err: unknown) => logger.warn('mcp: endpoint did not start', { error: String(err) }));
 
+  const issue = async (sessionKey: string, opts: { label?: string } = {}): Promise<McpIssued> => {
+    if (typeof sessionKey !== 'string' || sessionKey.length === 0)
+      throw invalidArgument('sessionKey is required');
+    if (parseSessionKey(sessionKey).kind === 'bare')
+      throw invalidArgument(`MCP credentials are for agent-qualified sessions: ${sessionKey}`);
+    const session = deps.store.get(sessionKey);
+    if (!session) throw notFound(`Unknown sessionKey: ${sessionKey}`);
+    if (opts.label !== undefined && typeof opts.label !== 'string')
+      throw invalidArgument('label must be a string');
+    const label = opts.label === undefined ? undefined : oneLine(opts.label, LABEL_MAX) || undefined;
+    const http = await endpoint();
+    const { id, secret } = credentials.issue({
+      sessionKey: session.key,
+      kind: 'external',
+      label,
+      port: http.port,
+    });
+    const url = urlOf(http.port);
+    const command = shimCommand(url);
+    return { id, secret, url, ...(command ? { command } : {}) };
+  };
+
   return {
-    async issue(sessionKey: string, opts: { label?: string } = {}): Promise<McpIssued> {
-      if (typeof sessionKey !== 'string' || sessionKey.length === 0)
-        throw invalidArgument('sessionKey is required');
-      if (parseSessionKey(sessionKey).kind === 'bare')
-        throw invalidArgument(`MCP credentials are for agent-qualified sessions: ${sessionKey}`);
-      const session = deps.store.get(sessionKey);
-      if (!session) throw notFound(`Unknown sessionKey: ${sessionKey}`);
-      if (opts.label !== undefined && typeof opts.label !== 'string')
-        throw invalidArgument('label must be a string');
-      const label = opts.label === undefined ? undefined : oneLine(opts.label, LABEL_MAX) || undefined;
-      const http = await endpoint();
-      const { id, secret } = credentials.issue({
-        sessionKey: session.key,
-        kind: 'external',
+    issue,
+    /**
+     * What Settings does for an agent a person runs outside Sightline with no session yet: a new
+     * session named for it (`agent:main:external:…`, never prompted by Sightline) and its
+     * credential; when the credential cannot be made, the session goes again.
+     */
+    async issueForNewSession(
+      name: string,
+      opts: { label?: string } = {},
+    ): Promise<McpIssued & { sessionKey: string }> {
+      const label = typeof name === 'string' ? oneLine(name, LABEL_MAX) : '';
+      if (!label) throw invalidArgument('a name for the new session is required');
+      const { key } = deps.sessions.create({
+        key: externalKeyFor('main', label, randomBytes(3).toString('hex')),
         label,
-        port: http.port,
       });
-      const url = urlOf(http.port);
-      const command = shimCommand(url);
-      return { id, secret, url, ...(command ? { command } : {}) };
+      try {
+        return { ...(await issue(key, opts)), sessionKey: key };
+      } catch (err) {
+        deps.sessions.delete(key);
+        throw err;
+      }
     },
     revoke(id: string): boolean {
       return typeof id === 'string' && credentials.revoke(id);
@@ -207,6 +232,10 @@ export function createMcp(deps: McpDeps) {
     list(sessionKey?: string): McpCredentialInfo[] {
       const key = sessionKey === undefined ? undefined : parseSessionKey(sessionKey).key;
       return credentials.list(key).map(info);
+    },
+    /** Where the endpoint listens now, if it does. */
+    status(): { url: string; port: number } | undefined {
+      return live ? { url: urlOf(live.port), port: live.port } : undefined;
     },
     /** Where the endpoint listens (starting it if needed). */
     async endpoint(): Promise<{ url: string; port: number }> {

@@ -3,6 +3,7 @@
 // starts its turn. The person's composer (human.send) and an agent's sessions_send both come here.
 import { parseSessionKey } from '../../../shared/session-keys';
 import type { Transactions } from '../db/transactions';
+import { invalidArgument } from '../errors';
 import type { TranscriptStore } from '../sessions/transcripts';
 import type { GatewayEvent } from '../types';
 import type { AcpSessions } from './acp/sessions';
@@ -29,6 +30,10 @@ export function createMessages(deps: MessagesDeps) {
   /** The channel of a session that is not native, after delivering there; undefined for native. */
   const external = async (key: string, text: string, from: Sender): Promise<string | undefined> => {
     const kind = parseSessionKey(key).kind;
+    if (kind === 'external') {
+      // Its agent runs in a person's terminal and talks to Sightline only through MCP.
+      throw invalidArgument(`${key} is run by an agent outside Sightline; Sightline cannot send it messages`);
+    }
     if (kind === 'adopted') {
       await deps.continueUpstream(key, text);
       return 'desktop';

@@ -6,6 +6,7 @@ import type {
   AgentView,
   AppInfo,
   CatalogEntry,
+  CatalogRootView,
   DemoFleet,
   FleetSnapshot,
   Goal,
@@ -14,6 +15,8 @@ import type {
   McpView,
   PermissionRequestView,
   PushBatch,
+  Preferences,
+  SearchResult,
   SessionView,
   TimelinePage,
   TranscriptPage,
@@ -34,7 +37,12 @@ export interface ResultMap {
   'inbox:dismiss': { dismissed: true };
   'catalog:list': CatalogEntry[];
   'catalog:adopt': SessionView;
+  'catalog:roots': CatalogRootView[];
   'demo:start': DemoFleet;
+  'demo:reset': DemoFleet;
+  'search:query': SearchResult;
+  'prefs:get': Preferences;
+  'prefs:set': Preferences;
   'agents:list': AgentView[];
   'agents:save': AgentView;
   'app:info': AppInfo;

@@ -25,6 +25,9 @@ export const LIMITS = {
   mcpLabel: 200,
   mcpCredentialId: 64,
   sessionName: 200,
+  searchQuery: 200,
+  longRunSeconds: { min: 10, max: 86_400 },
+  searchMessages: { default: 200, max: 500 },
   transcriptPage: { default: 100, max: 500 },
   timelinePage: { default: 200, max: 1_000 },
 } as const;

@@ -124,7 +124,7 @@ function fakeGateway() {
         return agents[i]!;
       },
     },
-    transcripts: { page: () => ({ messages: [], hasMore: false }) },
+    transcripts: { page: () => ({ messages: [], hasMore: false }), search: () => [] },
     runtime: {
       status: (k) => runs[k]?.at(-1),
       sessionStatus: (k) =>
@@ -135,6 +135,7 @@ function fakeGateway() {
       }),
       cancel: () => false,
       startDemo: async () => ({ coordinatorKey: 'agent:demo:main', workerKeys: [] }),
+      resetDemo: async () => ({ coordinatorKey: 'agent:demo:main', workerKeys: [] }),
     },
     acp: {
       profiles: {

@@ -6,6 +6,7 @@ import type {
   AgentConfig,
   CatalogEntry,
   CatalogProvider,
+  CatalogRoots,
   CursorRow,
   EventKind,
   GatewayEvent,
@@ -18,12 +19,16 @@ import type {
   SessionInfo,
   TranscriptMessage,
 } from '../types';
+import type Database from 'better-sqlite3';
 import type { StateEventRow } from '../../../shared/domain';
 import type { McpCredentialInfo } from '../mcp';
+import type { MessageHit } from '../sessions/transcripts';
 
 export type Actor = { type: 'human' | 'agent'; id?: string };
 
 export interface GatewayApi {
+  /** The state database, for the renderer's own durable state (preferences); memory without it. */
+  db?: Database.Database;
   sessions: {
     get(key: string, agentId?: string): SessionInfo | undefined;
     list(): SessionInfo[];
@@ -47,6 +52,8 @@ export interface GatewayApi {
     all(): { sessionKey: string; entries: NoticeEntry[] }[];
   };
   human: { send(sessionKey: string, text: string, opts?: { channel?: string }): Promise<void> };
+  /** Where the catalog looks; absent in test doubles. */
+  catalogRoots?: Required<CatalogRoots>;
   catalog: {
     listAsync(): Promise<CatalogEntry[]>;
     adopt(input: { provider: CatalogProvider; threadId: string }): SessionInfo;
@@ -61,6 +68,7 @@ export interface GatewayApi {
       sessionKey: string,
       opts: { beforeId?: number; limit?: number },
     ): { messages: TranscriptMessage[]; hasMore: boolean };
+    search(text: string, limit?: number): MessageHit[];
   };
   runtime: {
     /** The live run, else the latest recorded one. */
@@ -71,6 +79,8 @@ export interface GatewayApi {
     tokens(sessionKey: string): { input: number; output: number };
     cancel(sessionKey: string): boolean;
     startDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }>;
+    /** Deletes the demo's sessions and starts it again. */
+    resetDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }>;
   };
   acp: {
     profiles: {

@@ -85,12 +85,20 @@ export function createMcp(deps: McpDeps) {
     return { credential, sessionKey: session.key, agentId: session.agentId };
   };
 
-  const tools = (): Tool[] =>
-    deps.registry.list().map((t) => ({
+  const tools = (caller: Caller): Tool[] => {
+    const list = deps.registry.list().map((t) => ({
       name: t.name,
       description: t.description,
       inputSchema: t.parameters as Tool['inputSchema'],
     }));
+    // Names only: which session's client looked, and how much it was offered.
+    logger.info('mcp: tools listed', {
+      sessionKey: caller.sessionKey,
+      client: caller.credential.client,
+      count: list.length,
+    });
+    return list;
+  };
 
   const call = async (
     caller: Caller,
@@ -134,7 +142,7 @@ export function createMcp(deps: McpDeps) {
           serve: (caller, req, res, body) => {
             credentials.touch(caller.credential.id, clientName(body));
             return serveMcp(
-              { list: tools, call: (name, args, signal) => call(caller, name, args, signal) },
+              { list: () => tools(caller), call: (name, args, signal) => call(caller, name, args, signal) },
               req,
               res,
               body,
@@ -262,6 +270,10 @@ export function createMcp(deps: McpDeps) {
       }
       const { secret } = credentials.issue({ sessionKey, kind: 'acp', label: 'acp', port: http.port });
       const url = urlOf(http.port);
+      logger.info('mcp: server offered to an ACP agent', {
+        sessionKey,
+        transport: caps.http ? 'http' : 'stdio',
+      });
       if (caps.http) {
         return [
           {

@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'react';
 import type { McpCredentialView, McpIssuedView } from '../../../../shared/ipc';
 import { claudeCommand, codexCommands, shimCommand } from '../../../../shared/mcp-commands';
+import { ConfirmAction } from '../../components/ConfirmAction';
 import { errorMessage } from '../../lib/api';
 import { dateTime, sessionTitle, shortKey } from '../../lib/format';
 import { useFleet } from '../../stores/fleet';
@@ -50,7 +51,6 @@ function Issued({ issued, onDone }: { issued: McpIssuedView; onDone(): void }) {
 
 function CredentialRow({ c, port }: { c: McpCredentialView; port: number | undefined }) {
   const revoke = useMcp((s) => s.revoke);
-  const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const moved = port !== undefined && c.issuedPort !== port;
   return (
@@ -85,30 +85,12 @@ function CredentialRow({ c, port }: { c: McpCredentialView; port: number | undef
         </p>
       )}
       <div className="inline">
-        {confirming ? (
-          <>
-            <button
-              type="button"
-              className="danger"
-              data-testid="mcp-revoke-confirm"
-              onClick={() => revoke(c.id).catch((err: unknown) => setError(errorMessage(err)))}
-            >
-              Revoke now
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              Keep
-            </button>
-          </>
-        ) : (
-          <button
-            type="button"
-            className="quiet"
-            data-testid="mcp-revoke"
-            onClick={() => setConfirming(true)}
-          >
-            Revoke…
-          </button>
-        )}
+        <ConfirmAction
+          label="Revoke…"
+          confirmLabel="Revoke now"
+          testId="mcp-revoke"
+          onConfirm={() => revoke(c.id).catch((err: unknown) => setError(errorMessage(err)))}
+        />
       </div>
     </li>
   );

@@ -181,6 +181,39 @@ describe('an ACP parent through MCP', () => {
     expect(gw.mcp.list(acp)).toEqual([]);
   });
 
+  it('spawns an ACP child through MCP; the child`s outcome is the ACP parent`s next prompt', async () => {
+    const gw = setup();
+    const { key: parent, reply } = await spawnAcp(
+      'mcp sessions_spawn {"task":"answer from the grandchild","runtime":"acp","profile":"fixture"}',
+    );
+    const child = (reply as { structured: { childSessionKey: string; runtime: string } }).structured;
+    expect(child.runtime).toBe('acp');
+    expect(gw.sessions.get(child.childSessionKey)?.parentKey).toBe(parent);
+    const seeded = gw.state.changesSince(child.childSessionKey, 0).events[0]!;
+    expect(seeded).toMatchObject({ kind: 'child_spawned', actorId: parent });
+    expect(gw.state.cursor(parent, child.childSessionKey)?.lastSeen).toBe(seeded.sequence);
+    // The grandchild's run ends: the ACP parent gets a turn of its own with the announcement.
+    await waitFor(settled(parent, 2), 20_000, 'the announcement turn');
+    const announced = gw.transcripts
+      .all(parent)
+      .find((m) => m.role === 'system' && m.text.includes(`[child run completed] ${child.childSessionKey}`));
+    expect(announced?.text).toContain('You said: answer from the grandchild');
+    // It reads the child's history and lists the fleet through MCP, as itself.
+    const history = (await prompt(
+      parent,
+      `mcp sessions_history {"sessionKey":"${child.childSessionKey}"}`,
+    )) as {
+      structured: { messages: { role: string; actorId?: string }[] };
+    };
+    expect(history.structured.messages[0]).toMatchObject({ role: 'user', actorId: parent });
+    const list = (await prompt(parent, 'mcp sessions_list {}')) as {
+      structured: { sessions: { key: string }[] };
+    };
+    expect(list.structured.sessions.map((x) => x.key)).toEqual(
+      expect.arrayContaining([MAIN, parent, child.childSessionKey, OTHER]),
+    );
+  });
+
   it('gets the server over HTTP when the agent takes it, else through the stdio shim', async () => {
     const gw = setup({ ACP_FIXTURE_MCP: 'stdio' });
     const { key: acp, reply: viaStdio } = await spawnAcp('mcp-servers');

@@ -40,6 +40,7 @@ describe('an agent outside Sightline', () => {
     await gw.runtime.idle();
     const line = noticeText(OTHER, since);
     expect(gw.notices.peek(TERMINAL).map((e) => e.text)).toEqual([line]);
+    expect(gw.waker.lastWakeAt(TERMINAL)).toBeUndefined(); // nothing to wake: it has no turns here
 
     const inProcess = await gw.tools.call(TERMINAL, 'sessions_list', {});
     if (!inProcess.ok) throw new Error(inProcess.error);

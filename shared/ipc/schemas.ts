@@ -205,7 +205,7 @@ export const SCHEMAS = {
       label: boundedString('label', LIMITS.mcpLabel).optional(),
     })
     .refine((a) => (a.sessionKey === undefined) !== (a.newSessionName === undefined), {
-      error: 'give either sessionKey or newSessionName',
+      error: 'a credential needs exactly one of sessionKey and newSessionName',
     }),
   'mcp:revoke': z.strictObject({ id: nonEmpty('id', LIMITS.mcpCredentialId) }),
 } as const satisfies Record<Channel, z.ZodType>;

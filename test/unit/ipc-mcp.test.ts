@@ -41,9 +41,9 @@ describe('mcp:* contract types', () => {
     };
     expect(msg({ sessionKey: 'agent:main:main' })).toBe('ok');
     expect(msg({ newSessionName: 'Claude Code in ~/src', label: 'laptop' })).toBe('ok');
-    expect(msg({})).toBe('give either sessionKey or newSessionName');
+    expect(msg({})).toBe('a credential needs exactly one of sessionKey and newSessionName');
     expect(msg({ sessionKey: 'agent:main:main', newSessionName: 'x' })).toBe(
-      'give either sessionKey or newSessionName',
+      'a credential needs exactly one of sessionKey and newSessionName',
     );
     expect(msg({ newSessionName: '   ' })).toBe('newSessionName: newSessionName must not be empty');
     expect(msg({ sessionKey: 'k', label: 'x'.repeat(201) })).toBe(

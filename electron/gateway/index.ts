@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { isMainKey, normalizeSessionKey, parseSessionKey } from '../../shared/session-keys';
 import { createCatalog, resolveCatalogRoots, type CatalogService } from './catalog';
+import { createBackupService, type BackupService } from './db/backups';
 import { openDatabase, type Db } from './db/open';
 import { createTransactions } from './db/transactions';
 import { createMcp, type Mcp } from './mcp';
@@ -84,6 +85,8 @@ export interface Gateway {
   mcp: Pick<Mcp, 'issue' | 'issueForNewSession' | 'revoke' | 'list' | 'endpoint' | 'status'>;
   /** The database handle, for the catalog, browser mode and tests in this process. */
   db: Db;
+  /** Rolling daily backups of the database (started with autoStart). */
+  backups: BackupService;
   close(): void;
 }
 
@@ -98,6 +101,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   // Storage: the database, one transaction helper, the push events that follow commits.
   const db = openDatabase(options.dataDir);
+  const backups = createBackupService({ db, dataDir: options.dataDir, now, scheduler, logger });
   const tx = createTransactions(db, (err) =>
     logger.warn('gateway: after-commit step failed', { error: String(err) }),
   );
@@ -247,6 +251,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     waker.enableTimers(true);
     heartbeats.start();
     catalog.start();
+    backups.start();
     stopSharedPoll = scheduler.every(SHARED_POLL_MS, () => {
       try {
         state.pollShared();
@@ -302,9 +307,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     catalogRoots,
     acp: { profiles: acpProfiles, permissions: acp.permissions, deliver: acp.deliver },
     db,
+    backups,
     close() {
       if (closed) return;
       closed = true;
+      backups.stop();
       waker.enableTimers(false);
       stopSharedPoll?.();
       heartbeats.stop();

@@ -32,6 +32,8 @@ export const CHANNELS = {
   mcpList: 'mcp:list',
   mcpIssue: 'mcp:issue',
   mcpRevoke: 'mcp:revoke',
+  databaseStatus: 'database:status',
+  databaseRestore: 'database:restore',
 } as const;
 
 export type Channel = (typeof CHANNELS)[keyof typeof CHANNELS];

@@ -6,6 +6,7 @@ import type {
   AgentView,
   AppInfo,
   CatalogEntry,
+  DatabaseStatus,
   CatalogRootView,
   DemoFleet,
   FleetSnapshot,
@@ -54,6 +55,8 @@ export interface ResultMap {
   'mcp:list': McpView;
   'mcp:issue': McpIssuedView;
   'mcp:revoke': { revoked: boolean };
+  'database:status': DatabaseStatus;
+  'database:restore': { restoring: true };
 }
 
 export type IpcContract = {

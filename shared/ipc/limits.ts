@@ -25,6 +25,7 @@ export const LIMITS = {
   mcpLabel: 200,
   mcpCredentialId: 64,
   sessionName: 200,
+  backupName: 64,
   searchQuery: 200,
   longRunSeconds: { min: 10, max: 86_400 },
   searchMessages: { default: 200, max: 500 },

@@ -208,6 +208,12 @@ export const SCHEMAS = {
       error: 'a credential needs exactly one of sessionKey and newSessionName',
     }),
   'mcp:revoke': z.strictObject({ id: nonEmpty('id', LIMITS.mcpCredentialId) }),
+  'database:status': empty,
+  'database:restore': z.strictObject({
+    name: boundedString('name', LIMITS.backupName).regex(/^sightline-[0-9TZ-]+\.db$/, {
+      error: 'name must be a backup name (sightline-<time>.db)',
+    }),
+  }),
 } as const satisfies Record<Channel, z.ZodType>;
 
 export type Schemas = typeof SCHEMAS;

@@ -22,6 +22,7 @@ import type {
 import type Database from 'better-sqlite3';
 import type { StateEventRow } from '../../../shared/domain';
 import type { McpCredentialInfo } from '../mcp';
+import type { RunOverview } from '../runtime/control';
 import type { MessageHit } from '../sessions/transcripts';
 
 export type Actor = { type: 'human' | 'agent'; id?: string };
@@ -35,6 +36,8 @@ export interface GatewayApi {
   };
   state: {
     version(sessionKey: string, agentId?: string): number;
+    /** Every state version, keyed by versionKey(sessionKey, agentId). */
+    versions(): Map<string, number>;
     timeline(
       sessionKey: string,
       opts: {
@@ -77,6 +80,8 @@ export interface GatewayApi {
     sessionStatus(sessionKey: string): RunStatus;
     /** Totals over all of the session's runs. */
     tokens(sessionKey: string): { input: number; output: number };
+    /** status, sessionStatus and tokens of many sessions at once. */
+    overview(sessionKeys: string[]): Map<string, RunOverview>;
     cancel(sessionKey: string): boolean;
     startDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }>;
     /** Deletes the demo's sessions and starts it again. */
@@ -108,8 +113,13 @@ export interface GatewayApi {
     list(): McpCredentialInfo[];
     status(): { url: string; port: number } | undefined;
   };
+  backups: {
+    readonly databasePath: string;
+    list(): { name: string; takenAt: number; bytes: number }[];
+  };
   goals: {
     get(sessionKey: string): Goal | undefined;
+    all(): Map<string, Goal>;
     set(sessionKey: string, goal: { objective?: string; status?: GoalStatus }, actor: Actor): Goal;
     clear(sessionKey: string, actor: Actor): void;
   };

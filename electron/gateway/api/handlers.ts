@@ -7,10 +7,11 @@ import { parseArgs, type ArgsParsed } from '../../../shared/ipc/schemas';
 import type { AppInfo, SessionView } from '../../../shared/ipc/types';
 import { normalizeSessionKey } from '../../../shared/session-keys';
 import { GatewayError, toIpcError } from '../errors';
+import type { GatewayHost } from '../host';
 import type { SessionInfo } from '../types';
 import type { Actor, GatewayApi } from './gateway-api';
 import { createMemoryDismissalStore, type DismissalStore } from './dismissals';
-import { agentView, inboxItems, mcpView, profileView, sessionView } from './views';
+import { agentView, fleetViews, inboxItems, mcpView, profileView, sessionView } from './views';
 import { searchSessions } from './search';
 import { catalogRootViews } from './catalog-roots';
 import { createPreferenceStore, type PreferenceStore } from './preferences';
@@ -27,6 +28,8 @@ export interface ApiOptions {
   /** Default: in the gateway's database when it has one. */
   preferences?: PreferenceStore;
   now?: () => number;
+  /** The app's gateway host (electron/gateway/host.ts): notices and restores. Absent for scripts. */
+  database?: Pick<GatewayHost, 'notice' | 'restore'>;
 }
 
 export interface ApiHandlers {
@@ -52,7 +55,7 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
   const handlers: HandlerMap = {
     'fleet:snapshot': async () => ({
       agents: gw.agents.list().map(agentView),
-      sessions: gw.sessions.list().map(view),
+      sessions: fleetViews(gw, dismissals),
       generatedAt: now(),
     }),
     'sessions:get': async ({ sessionKey }) => view(session(sessionKey)),
@@ -154,6 +157,21 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       return { ...(await gw.mcp.issue(key, opts)), sessionKey: key };
     },
     'mcp:revoke': async ({ id }) => ({ revoked: gw.mcp.revoke(id) }),
+    'database:status': async () => {
+      const notice = opts.database?.notice();
+      return {
+        path: gw.backups.databasePath,
+        backups: gw.backups.list().map(({ name, takenAt, bytes }) => ({ name, takenAt, bytes })),
+        canRestore: opts.database !== undefined,
+        ...(notice ? { notice } : {}),
+      };
+    },
+    'database:restore': async ({ name }) => {
+      if (!opts.database)
+        throw new GatewayError('unavailable', 'Restoring a backup needs the app (Electron or npm run web)');
+      await opts.database.restore(name);
+      return { restoring: true };
+    },
   };
 
   async function dispatch(channel: unknown, rawArgs: unknown): Promise<Envelope<unknown>> {

@@ -6,6 +6,7 @@ import { errorMessage } from '../../lib/api';
 import { AcpProfiles } from './AcpProfiles';
 import { McpCredentials } from './McpCredentials';
 import { Retention } from './Retention';
+import { Backups } from './Backups';
 import { Appearance } from './Appearance';
 
 function AgentForm({ agent }: { agent: AgentView }) {
@@ -151,6 +152,7 @@ export function Settings() {
       <McpCredentials />
       <Appearance />
       <Retention />
+      <Backups />
     </section>
   );
 }

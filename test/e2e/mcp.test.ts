@@ -68,6 +68,7 @@ describe('an ACP parent watches through MCP', () => {
       task: 'mcp sessions_spawn {"task":"collect the numbers","runtime":"native"}',
       runtime: 'acp',
       profile: 'fixture',
+      label: 'ACP coordinator (fixture agent)',
     });
     if (!spawned.ok) throw new Error(spawned.error);
     const parent = (spawned.details as { childSessionKey: string }).childSessionKey;

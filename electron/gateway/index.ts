@@ -11,6 +11,7 @@ import { createCredentialStore } from './mcp/credentials';
 import { resolveShim } from './mcp/shim';
 import { consoleLogger, EventHub } from './events';
 import { createAcpProfileStore } from './runtime/acp/profile-store';
+import { createAcpProfiles, type AcpProfiles } from './runtime/acp/profiles';
 import { createAcpSessions } from './runtime/acp/sessions';
 import { agentTools } from './runtime/agent-tools';
 import { createAgentsService, createAgentStore } from './runtime/agents';
@@ -22,6 +23,7 @@ import { createHeartbeats } from './runtime/heartbeats';
 import { createHuman, type Human } from './runtime/human';
 import { createMessages } from './runtime/messages';
 import { createModelCache } from './runtime/models';
+import { createPermissions, type Permissions } from './runtime/permissions';
 import { createRunStore } from './runtime/runs';
 import { createSpawner } from './runtime/spawn';
 import { TurnEngine } from './runtime/turns';
@@ -38,16 +40,25 @@ import { createTools } from './tools';
 import { ToolRegistry } from './tools/registry';
 import { sessionNoticesTool } from './tools/notice-tools';
 import { sessionStatusTool, sessionsListTool } from './tools/session-tools';
-import type { CatalogRoots, GatewayOptions, Sessions, Tools, TranscriptMessage } from './types';
+import { createConsent, type Consent } from './trust/consent';
+import { createSecrets } from './trust/secrets';
+import type {
+  CatalogRoots,
+  GatewayOptions,
+  SecretStorageInfo,
+  Sessions,
+  Tools,
+  TranscriptMessage,
+} from './types';
 
 export type * from './types';
 export { GatewayError } from './errors';
+export type { AskPerson, CommandLine, ConsentQuestion } from './trust/consent';
+export type { SafeStorageLike } from './trust/secrets';
 export { realScheduler } from './scheduler';
 
 /** How often a gateway looks for notices committed by other gateways on the same database. */
 export const SHARED_POLL_MS = 1000;
-
-type AcpApi = ReturnType<typeof createAcpSessions>;
 
 export interface Gateway {
   sessions: Sessions;
@@ -76,10 +87,15 @@ export interface Gateway {
   /** Where the catalog looks (after options and environment). */
   catalogRoots: Required<CatalogRoots>;
   acp: {
-    profiles: ReturnType<typeof createAcpProfileStore>;
-    permissions: AcpApi['permissions'];
-    deliver: AcpApi['deliver'];
+    profiles: AcpProfiles;
+    /** Questions for the person: ACP permission requests and agents' sends into adopted sessions. */
+    permissions: Permissions;
+    deliver: ReturnType<typeof createAcpSessions>['deliver'];
   };
+  /** The person's consent to command lines; hosts plug their way of asking (`consent.plug`). */
+  consent: Consent;
+  /** Where secrets live at rest (sealed with the keyring, or a plain statement why not). */
+  secrets: { info: SecretStorageInfo };
   goals: Goals;
   /** The session tools over MCP (issue 16): credentials for ACP children and outside agents. */
   mcp: Pick<Mcp, 'issue' | 'issueForNewSession' | 'revoke' | 'list' | 'endpoint' | 'status'>;
@@ -111,8 +127,14 @@ export function createGateway(options: GatewayOptions): Gateway {
   const transcripts = createTranscriptStore(db, now);
   const agentStore = createAgentStore(db, now);
   const runs = createRunStore(db);
-  const acpProfiles = createAcpProfileStore(db, now);
   const credentials = createCredentialStore(db, now);
+  const secrets = createSecrets(options.secrets);
+  const consent = createConsent({ db, now, emit });
+  const permissions = createPermissions({ now, emit });
+  const acpProfiles = createAcpProfiles({
+    store: createAcpProfileStore(db, now, secrets, logger),
+    consent,
+  });
 
   // The state core: signal log, cursors, notices and wakes.
   const queues = new NoticeQueues((sessionKey, entry) => emit({ type: 'notice:queued', sessionKey, entry }));
@@ -161,6 +183,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     transcripts,
     runs,
     profiles: acpProfiles,
+    permissions,
+    consent,
     workRoot: path.join(options.dataDir, 'acp-work'),
     notices,
     onRunEnd: (childKey, run, spawn, text) => engine.announceToParent(childKey, run, spawn, text),
@@ -225,6 +249,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     transcripts,
     engine,
     acp,
+    permissions,
     continueUpstream: (key, text) => catalog.continue(key, text),
   });
   const human = createHuman({ store, state, messages });
@@ -243,6 +268,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   // Start-up: the default agent, runs a crash cut short, pending notices from durable cursors
   // (then prune; also without timers), wakes; timers only with autoStart.
   agents.ensureDefault();
+  acpProfiles.resealAll();
   runs.failInterrupted(now());
   state.sweep();
   const stopWakes = runWakes({ waker, store, engine, scheduler, immediate: autoStart });
@@ -305,7 +331,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     catalog,
     catalogRoots,
-    acp: { profiles: acpProfiles, permissions: acp.permissions, deliver: acp.deliver },
+    acp: { profiles: acpProfiles, permissions, deliver: acp.deliver },
+    consent,
+    secrets: { info: secrets.info },
     db,
     backups,
     close() {
@@ -317,6 +345,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       heartbeats.stop();
       stopWakes();
       engine.stop();
+      consent.close();
+      permissions.closeAll();
       void acp.closeAll();
       mcp.close();
       catalog.stop();

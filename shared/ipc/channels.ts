@@ -32,6 +32,8 @@ export const CHANNELS = {
   mcpList: 'mcp:list',
   mcpIssue: 'mcp:issue',
   mcpRevoke: 'mcp:revoke',
+  consentList: 'consent:list',
+  consentRespond: 'consent:respond',
   databaseStatus: 'database:status',
   databaseRestore: 'database:restore',
 } as const;

@@ -6,6 +6,7 @@ import type {
   AgentView,
   AppInfo,
   CatalogEntry,
+  ConsentRequestView,
   DatabaseStatus,
   CatalogRootView,
   DemoFleet,
@@ -55,6 +56,8 @@ export interface ResultMap {
   'mcp:list': McpView;
   'mcp:issue': McpIssuedView;
   'mcp:revoke': { revoked: boolean };
+  'consent:list': ConsentRequestView[];
+  'consent:respond': { resolved: true };
   'database:status': DatabaseStatus;
   'database:restore': { restoring: true };
 }

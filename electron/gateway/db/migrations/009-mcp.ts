@@ -6,8 +6,8 @@ import type { Migration } from '../migrate';
 // agent a person runs outside Sightline (kept until revoked). `port` is the endpoint's port when
 // the credential was issued, so Settings can say when a client's configured URL went stale.
 // `mcp_endpoint` keeps the port the server listens on, so a restart reuses it when it is free.
-export const migration008: Migration = {
-  version: 8,
+export const migration009: Migration = {
+  version: 9,
   name: 'mcp',
   up: `
 CREATE TABLE mcp_credentials (

@@ -38,6 +38,7 @@ beforeAll(async () => {
     command: process.execPath,
     args: [AGENT],
     env: {},
+    allowAgents: true, // issue 14.3: agents start only profiles allowed for agents
   });
   browser = await openBrowser(app.server.url);
   page = browser.page;

@@ -24,6 +24,7 @@ function setup(env: Record<string, string> = {}) {
     command: process.execPath,
     args: [AGENT],
     env,
+    allowAgents: true, // issue 14.3: agents start only profiles allowed for agents
   });
   t.gw.sessions.create({ key: OTHER, label: 'unrelated' });
   return t.gw;
@@ -240,6 +241,7 @@ describe('an ACP parent through MCP', () => {
       command: process.execPath,
       args: [AGENT],
       env: {},
+      allowAgents: true, // issue 14.3: agents start only profiles allowed for agents
     });
     const { key, reply: viaHttp } = await spawnAcp('mcp-servers', 'http');
     expect(viaHttp).toEqual({

@@ -32,6 +32,7 @@ describe('a real ACP agent (Claude Code) receives Sightline`s MCP server', () =>
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
         ANTHROPIC_API_KEY: '',
       },
+      allowAgents: true, // issue 14.3: agents start only profiles allowed for agents
     });
     const r = await t.gw.tools.call('agent:main:main', 'sessions_spawn', {
       task: 'Say hello.',

@@ -125,10 +125,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   const emit = events.emit;
   const store = createSessionStore(db, now);
   const transcripts = createTranscriptStore(db, now);
-  const agentStore = createAgentStore(db, now);
+  const secrets = createSecrets(options.secrets);
+  const agentStore = createAgentStore(db, now, secrets, logger);
   const runs = createRunStore(db);
   const credentials = createCredentialStore(db, now);
-  const secrets = createSecrets(options.secrets);
   const consent = createConsent({ db, now, emit });
   const permissions = createPermissions({ now, emit });
   const acpProfiles = createAcpProfiles({
@@ -146,6 +146,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     queues,
     waker,
     sessionExists: (key) => store.get(key) !== undefined,
+    hasParent: (key, agentId) => store.hasParent(key, agentId),
     emit,
     afterCommit: tx.afterCommit,
   });
@@ -200,7 +201,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     state,
     queues,
     waker,
-    owners: [goals, runs, credentials],
     onReset: (key) => engine.forget(key),
     onDelete: (key) => {
       engine.forget(key);
@@ -216,6 +216,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger,
     roots: catalogRoots,
     scheduler,
+    transaction: (fn) => tx.run(fn),
+    confirm: consent.confirm,
     importTranscript(sessionKey, messages) {
       for (const m of messages)
         emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });
@@ -268,6 +270,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   // Start-up: the default agent, runs a crash cut short, pending notices from durable cursors
   // (then prune; also without timers), wakes; timers only with autoStart.
   agents.ensureDefault();
+  agentStore.resealAll();
   acpProfiles.resealAll();
   runs.failInterrupted(now());
   state.sweep();

@@ -1,7 +1,8 @@
 // MCP credentials (owner of `mcp_credentials` and `mcp_endpoint`). A credential makes an MCP
-// client act as one session. The secret is 32 random bytes, shown once; only its SHA-256 is
-// stored, so a copy of the database grants nothing. (A fast hash is right here: the secret is
-// random and long, not a password anyone could guess.)
+// client act as one session, and goes with it (the foreign key cascades on session delete). The
+// secret is 32 random bytes, shown once; only its SHA-256 is stored, so a copy of the database
+// grants nothing. (A fast hash is right here: the secret is random and long, not a password
+// anyone could guess.)
 import crypto from 'node:crypto';
 import type { Db } from '../db/open';
 
@@ -65,7 +66,6 @@ export function createCredentialStore(db: Db, now: () => number) {
     touch: db.prepare(`UPDATE mcp_credentials SET last_used_at = ? WHERE id = ?`),
     touchClient: db.prepare(`UPDATE mcp_credentials SET last_used_at = ?, client = ? WHERE id = ?`),
     remove: db.prepare(`DELETE FROM mcp_credentials WHERE id = ?`),
-    removeSession: db.prepare(`DELETE FROM mcp_credentials WHERE session_key = ?`),
     removeAcp: db.prepare(`DELETE FROM mcp_credentials WHERE kind = 'acp' AND session_key = ?`),
     removeAllAcp: db.prepare(`DELETE FROM mcp_credentials WHERE kind = 'acp'`),
     countExternal: db.prepare<[], { n: number }>(
@@ -114,8 +114,6 @@ export function createCredentialStore(db: Db, now: () => number) {
     /** At start-up: no ACP agent of an earlier run is alive any more. */
     revokeAllAcp: (): number => s.removeAllAcp.run().changes,
     hasExternal: (): boolean => (s.countExternal.get()?.n ?? 0) > 0,
-    /** Part of deleting a session (inside its transaction): every credential of it ends. */
-    deleteSession: (sessionKey: string): void => void s.removeSession.run(sessionKey),
     savedPort: (): number | undefined => s.port.get()?.port,
     savePort: (port: number): void => void s.savePort.run(port, now()),
   };

@@ -6,14 +6,16 @@ import type { Migration } from '../migrate';
 // agent a person runs outside Sightline (kept until revoked). `port` is the endpoint's port when
 // the credential was issued, so Settings can say when a client's configured URL went stale.
 // `mcp_endpoint` keeps the port the server listens on, so a restart reuses it when it is free.
-export const migration009: Migration = {
-  version: 9,
+// A credential goes with its session (foreign key, ON DELETE CASCADE, as in 009); `kind` is
+// checked in code, like every other enum since 009.
+export const migration010: Migration = {
+  version: 10,
   name: 'mcp',
   up: `
 CREATE TABLE mcp_credentials (
   id            TEXT PRIMARY KEY,
-  session_key   TEXT NOT NULL,
-  kind          TEXT NOT NULL CHECK (kind IN ('acp','external')),
+  session_key   TEXT NOT NULL REFERENCES sessions (key) ON DELETE CASCADE,
+  kind          TEXT NOT NULL,
   label         TEXT,
   secret_hash   TEXT NOT NULL UNIQUE,
   port          INTEGER NOT NULL,

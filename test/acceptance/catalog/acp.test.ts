@@ -127,7 +127,7 @@ describe('ACP children', () => {
   it('a cancelled run → run_failed {outcome: cancelled}, "child run cancelled"', async () => {
     const gw = open();
     const { key } = await spawn(gw, 'hang until cancelled');
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor(() => gw.runtime.sessionStatus(key) === 'running');
     await gw.runtime.cancel(key);
     const end = await waitFor(() => ended(gw, key)[0], 6000);
     expect(end).toMatchObject({
@@ -173,7 +173,8 @@ describe('ACP children', () => {
       kids.push({ task, ...(await spawn(gw, task, { timeoutSeconds: 2 })) });
     for (const k of kids) {
       await waitFor(() => ended(gw, k.key).length > 0, 6000);
-      await new Promise((r) => setTimeout(r, 50));
+      // The run is over on the runtime's side too: a second outcome could only have come before.
+      await waitFor(() => !['queued', 'running'].includes(gw.runtime.sessionStatus(k.key)));
       const e = ended(gw, k.key);
       expect(e, k.task).toHaveLength(1);
       if (e[0].kind === 'run_failed')

@@ -6,12 +6,15 @@ import type {
   AgentView,
   AppInfo,
   CatalogEntry,
+  CatalogRootView,
   DemoFleet,
   FleetSnapshot,
   Goal,
   InboxItem,
   PermissionRequestView,
   PushBatch,
+  Preferences,
+  SearchResult,
   SessionView,
   TimelinePage,
   TranscriptPage,
@@ -32,7 +35,12 @@ export interface ResultMap {
   'inbox:dismiss': { dismissed: true };
   'catalog:list': CatalogEntry[];
   'catalog:adopt': SessionView;
+  'catalog:roots': CatalogRootView[];
   'demo:start': DemoFleet;
+  'demo:reset': DemoFleet;
+  'search:query': SearchResult;
+  'prefs:get': Preferences;
+  'prefs:set': Preferences;
   'agents:list': AgentView[];
   'agents:save': AgentView;
   'app:info': AppInfo;

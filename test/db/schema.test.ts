@@ -80,7 +80,7 @@ describe('pragmas and tables', () => {
       'unknown actor type: robot',
     ]);
     expect(gw.state.version('agent:main:k')).toBe(0);
-    // Adding a kind, provider, role or status never means rebuilding a table (migration 006).
+    // Adding a kind, provider, role or status never means rebuilding a table (migration 008).
     const schema = (
       gw.db.prepare(`SELECT group_concat(sql, ';') AS s FROM sqlite_master`).get() as { s: string }
     ).s;

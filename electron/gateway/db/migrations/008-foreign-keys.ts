@@ -2,7 +2,9 @@ import type { Migration } from '../migrate';
 
 // Foreign keys that hold in fact, and no enum CHECKs (kinds, actor types, providers, roles and
 // statuses are checked once, in code, from shared/). One rebuild per table does both (the
-// catalog's links lost their provider CHECK in 005; they gain their foreign key here).
+// catalog's links lost their provider CHECK in 005; they gain their foreign key here). Rebuilding
+// session_messages drops the search index's triggers (006): they are made again, the same, and
+// the index is rebuilt from the rows (their ids are kept).
 //
 // * A session key names one session: `sessions.key` becomes unique (a bare key such as `global`
 //   is registered for one agent; the signal log still scopes it by agent id). Duplicate
@@ -22,8 +24,8 @@ INSERT INTO sqlite_sequence (name, seq) SELECT '${to}', seq FROM sqlite_sequence
 const SESSION = `REFERENCES sessions (key) ON DELETE CASCADE`;
 const HAS_SESSION = (col: string) => `${col} IN (SELECT key FROM sessions)`;
 
-export const migration006: Migration = {
-  version: 6,
+export const migration008: Migration = {
+  version: 8,
   name: 'foreign-keys',
   up: `
 DELETE FROM sessions WHERE EXISTS (
@@ -87,6 +89,17 @@ ${keepCounter('session_messages', 'session_messages_new')}
 DROP TABLE session_messages;
 ALTER TABLE session_messages_new RENAME TO session_messages;
 CREATE INDEX session_messages_by_session ON session_messages (session_key, id);
+CREATE TRIGGER session_messages_fts_insert AFTER INSERT ON session_messages BEGIN
+  INSERT INTO session_messages_fts (rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER session_messages_fts_delete AFTER DELETE ON session_messages BEGIN
+  INSERT INTO session_messages_fts (session_messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+END;
+CREATE TRIGGER session_messages_fts_update AFTER UPDATE OF text ON session_messages BEGIN
+  INSERT INTO session_messages_fts (session_messages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  INSERT INTO session_messages_fts (rowid, text) VALUES (new.id, new.text);
+END;
+INSERT INTO session_messages_fts (session_messages_fts) VALUES ('rebuild');
 
 CREATE TABLE session_goals_new (
   session_key  TEXT PRIMARY KEY ${SESSION},

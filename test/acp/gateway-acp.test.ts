@@ -148,7 +148,7 @@ describe('ACP children', () => {
       ok: false,
       error: 'ACP agent command not found: no-such-acp-agent-xyz',
     });
-    const key = await spawn('hang');
+    await spawn('hang');
     const { liveAcpChildCount } = await import('../../electron/gateway/runtime/acp');
     await waitFor(() => liveAcpChildCount() === 1, 8000, 'the agent process');
     gw.close();

@@ -121,7 +121,6 @@ export function logEvent(
 
 export { waitFor } from '../../helpers/poll';
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Finds every string in a JSON-ish value matching a regex. */
 export function findStrings(v: unknown, re: RegExp, out: string[] = []): string[] {

@@ -156,7 +156,8 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
         result = { outcome: 'error', reason: err instanceof Error ? err.message : String(err) };
       }
       l.cancelRequested = false;
-      if (closed) return;
+      // Closed, or the session was deleted (forgotten): nothing more is written for it.
+      if (!current(key, l)) return;
       const reply = flush(key, l);
       if (result.outcome === 'completed') run.status = 'idle';
       else {

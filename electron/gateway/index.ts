@@ -3,10 +3,12 @@
 import path from 'node:path';
 import { isMainKey, normalizeSessionKey } from '../../shared/session-keys';
 import { createCatalog, resolveCatalogRoots, type CatalogService } from './catalog';
+import { createBackupService, type BackupService } from './db/backups';
 import { openDatabase, type Db } from './db/open';
 import { createTransactions } from './db/transactions';
 import { consoleLogger, EventHub } from './events';
 import { createAcpProfileStore } from './runtime/acp/profile-store';
+import { createAcpProfiles, type AcpProfiles } from './runtime/acp/profiles';
 import { createAcpSessions } from './runtime/acp/sessions';
 import { agentTools } from './runtime/agent-tools';
 import { createAgentsService, createAgentStore } from './runtime/agents';
@@ -18,6 +20,7 @@ import { createHeartbeats } from './runtime/heartbeats';
 import { createHuman, type Human } from './runtime/human';
 import { createMessages } from './runtime/messages';
 import { createModelCache } from './runtime/models';
+import { createPermissions, type Permissions } from './runtime/permissions';
 import { createRunStore } from './runtime/runs';
 import { createSpawner } from './runtime/spawn';
 import { TurnEngine } from './runtime/turns';
@@ -33,16 +36,25 @@ import { HeartbeatWaker } from './state/waker';
 import { createTools } from './tools';
 import { ToolRegistry } from './tools/registry';
 import { sessionStatusTool, sessionsListTool } from './tools/session-tools';
-import type { CatalogRoots, GatewayOptions, Sessions, Tools, TranscriptMessage } from './types';
+import { createConsent, type Consent } from './trust/consent';
+import { createSecrets } from './trust/secrets';
+import type {
+  CatalogRoots,
+  GatewayOptions,
+  SecretStorageInfo,
+  Sessions,
+  Tools,
+  TranscriptMessage,
+} from './types';
 
 export type * from './types';
 export { GatewayError } from './errors';
+export type { AskPerson, CommandLine, ConsentQuestion } from './trust/consent';
+export type { SafeStorageLike } from './trust/secrets';
 export { realScheduler } from './scheduler';
 
 /** How often a gateway looks for notices committed by other gateways on the same database. */
 export const SHARED_POLL_MS = 1000;
-
-type AcpApi = ReturnType<typeof createAcpSessions>;
 
 export interface Gateway {
   sessions: Sessions;
@@ -71,13 +83,20 @@ export interface Gateway {
   /** Where the catalog looks (after options and environment). */
   catalogRoots: Required<CatalogRoots>;
   acp: {
-    profiles: ReturnType<typeof createAcpProfileStore>;
-    permissions: AcpApi['permissions'];
-    deliver: AcpApi['deliver'];
+    profiles: AcpProfiles;
+    /** Questions for the person: ACP permission requests and agents' sends into adopted sessions. */
+    permissions: Permissions;
+    deliver: ReturnType<typeof createAcpSessions>['deliver'];
   };
+  /** The person's consent to command lines; hosts plug their way of asking (`consent.plug`). */
+  consent: Consent;
+  /** Where secrets live at rest (sealed with the keyring, or a plain statement why not). */
+  secrets: { info: SecretStorageInfo };
   goals: Goals;
   /** The database handle, for the catalog, browser mode and tests in this process. */
   db: Db;
+  /** Rolling daily backups of the database (started with autoStart). */
+  backups: BackupService;
   close(): void;
 }
 
@@ -92,6 +111,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   // Storage: the database, one transaction helper, the push events that follow commits.
   const db = openDatabase(options.dataDir);
+  const backups = createBackupService({ db, dataDir: options.dataDir, now, scheduler, logger });
   const tx = createTransactions(db, (err) =>
     logger.warn('gateway: after-commit step failed', { error: String(err) }),
   );
@@ -99,9 +119,15 @@ export function createGateway(options: GatewayOptions): Gateway {
   const emit = events.emit;
   const store = createSessionStore(db, now);
   const transcripts = createTranscriptStore(db, now);
-  const agentStore = createAgentStore(db, now);
+  const secrets = createSecrets(options.secrets);
+  const agentStore = createAgentStore(db, now, secrets, logger);
   const runs = createRunStore(db);
-  const acpProfiles = createAcpProfileStore(db, now);
+  const consent = createConsent({ db, now, emit });
+  const permissions = createPermissions({ now, emit });
+  const acpProfiles = createAcpProfiles({
+    store: createAcpProfileStore(db, now, secrets, logger),
+    consent,
+  });
 
   // The state core: signal log, cursors, notices and wakes.
   const queues = new NoticeQueues((sessionKey, entry) => emit({ type: 'notice:queued', sessionKey, entry }));
@@ -150,6 +176,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     transcripts,
     runs,
     profiles: acpProfiles,
+    permissions,
+    consent,
     workRoot: path.join(options.dataDir, 'acp-work'),
     onRunEnd: (childKey, run, spawn, text) => engine.announceToParent(childKey, run, spawn, text),
   });
@@ -180,6 +208,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     roots: catalogRoots,
     scheduler,
     transaction: (fn) => tx.run(fn),
+    confirm: consent.confirm,
     importTranscript(sessionKey, messages) {
       for (const m of messages)
         emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });
@@ -192,6 +221,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     transcripts,
     engine,
     acp,
+    permissions,
     continueUpstream: (key, text) => catalog.continue(key, text),
   });
   const human = createHuman({ store, state, messages });
@@ -209,6 +239,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   // Start-up: the default agent, runs a crash cut short, pending notices from durable cursors
   // (then prune; also without timers), wakes; timers only with autoStart.
   agents.ensureDefault();
+  agentStore.resealAll();
+  acpProfiles.resealAll();
   runs.failInterrupted(now());
   state.sweep();
   const stopWakes = runWakes({ waker, store, engine, scheduler, immediate: autoStart });
@@ -217,6 +249,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     waker.enableTimers(true);
     heartbeats.start();
     catalog.start();
+    backups.start();
     stopSharedPoll = scheduler.every(SHARED_POLL_MS, () => {
       try {
         state.pollShared();
@@ -249,16 +282,22 @@ export function createGateway(options: GatewayOptions): Gateway {
     goals,
     catalog,
     catalogRoots,
-    acp: { profiles: acpProfiles, permissions: acp.permissions, deliver: acp.deliver },
+    acp: { profiles: acpProfiles, permissions, deliver: acp.deliver },
+    consent,
+    secrets: { info: secrets.info },
     db,
+    backups,
     close() {
       if (closed) return;
       closed = true;
+      backups.stop();
       waker.enableTimers(false);
       stopSharedPoll?.();
       heartbeats.stop();
       stopWakes();
       engine.stop();
+      consent.close();
+      permissions.closeAll();
       void acp.closeAll();
       catalog.stop();
       db.close();

@@ -6,6 +6,8 @@ import type {
   AgentView,
   AppInfo,
   CatalogEntry,
+  ConsentRequestView,
+  DatabaseStatus,
   CatalogRootView,
   DemoFleet,
   FleetSnapshot,
@@ -49,6 +51,10 @@ export interface ResultMap {
   'acp:profiles:remove': { removed: boolean };
   'acp:permissions:list': PermissionRequestView[];
   'acp:permissions:respond': { resolved: true };
+  'consent:list': ConsentRequestView[];
+  'consent:respond': { resolved: true };
+  'database:status': DatabaseStatus;
+  'database:restore': { restoring: true };
 }
 
 export type IpcContract = {

@@ -11,6 +11,9 @@ import {
   type CatalogEntry,
   type CatalogRootView,
   type Channel,
+  type ConsentRequestView,
+  type DatabaseNotice,
+  type DatabaseStatus,
   type DemoFleet,
   type Envelope,
   type EventKind,
@@ -47,6 +50,10 @@ describe('IPC contract types', () => {
       'catalog:adopt',
       'catalog:list',
       'catalog:roots',
+      'consent:list',
+      'consent:respond',
+      'database:restore',
+      'database:status',
       'demo:reset',
       'demo:start',
       'fleet:snapshot',
@@ -122,7 +129,10 @@ describe('IPC contract types', () => {
       command: string;
       args?: string[] | undefined;
       env?: Record<string, string> | undefined;
+      keepEnv?: string[] | undefined;
       cwd?: string | undefined;
+      allowAgents?: boolean | undefined;
+      askTerminal?: boolean | undefined;
     }>();
     expectTypeOf<ArgsOf<'acp:profiles:remove'>>().toEqualTypeOf<{ id: string }>();
     expectTypeOf<ArgsOf<'acp:permissions:list'>>().toEqualTypeOf<Empty>();
@@ -134,6 +144,10 @@ describe('IPC contract types', () => {
       requestId: string;
       optionId?: string | undefined;
     }>();
+    expectTypeOf<ArgsOf<'consent:list'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ArgsOf<'consent:respond'>>().toEqualTypeOf<{ requestId: string; allow: boolean }>();
+    expectTypeOf<ArgsOf<'database:status'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ArgsOf<'database:restore'>>().toEqualTypeOf<{ name: string }>();
   });
 
   it('pins result types', () => {
@@ -164,6 +178,17 @@ describe('IPC contract types', () => {
     expectTypeOf<ResultOf<'acp:profiles:remove'>>().toEqualTypeOf<{ removed: boolean }>();
     expectTypeOf<ResultOf<'acp:permissions:list'>>().toEqualTypeOf<PermissionRequestView[]>();
     expectTypeOf<ResultOf<'acp:permissions:respond'>>().toEqualTypeOf<{ resolved: true }>();
+    expectTypeOf<ResultOf<'consent:list'>>().toEqualTypeOf<ConsentRequestView[]>();
+    expectTypeOf<ResultOf<'consent:respond'>>().toEqualTypeOf<{ resolved: true }>();
+    expectTypeOf<ResultOf<'database:status'>>().toEqualTypeOf<DatabaseStatus>();
+    expectTypeOf<ResultOf<'database:restore'>>().toEqualTypeOf<{ restoring: true }>();
+    expectTypeOf<DatabaseStatus>().toEqualTypeOf<{
+      path: string;
+      backups: { name: string; takenAt: number; bytes: number }[];
+      canRestore: boolean;
+      notice?: DatabaseNotice;
+    }>();
+    expectTypeOf<DatabaseNotice['kind']>().toEqualTypeOf<'damaged' | 'restored' | 'restore_failed'>();
     expectTypeOf<AcpProfileView>().toEqualTypeOf<{
       id: string;
       name: string;
@@ -171,6 +196,8 @@ describe('IPC contract types', () => {
       args: string[];
       env: Record<string, string>;
       cwd?: string;
+      allowAgents: boolean;
+      askTerminal: boolean;
     }>();
     expectTypeOf<SessionView['tokens']>().toEqualTypeOf<{ input: number; output: number }>();
     expectTypeOf<AgentView>().not.toHaveProperty('apiKey');
@@ -199,6 +226,21 @@ const bad = (channel: Channel, raw: unknown) => {
 };
 
 describe('IPC argument schemas', () => {
+  it('takes only backup names for database:restore, never a path', () => {
+    expect(parseArgs('database:restore', { name: 'sightline-2026-12-02T12-00-00-000Z.db' })).toEqual({
+      ok: true,
+      value: { name: 'sightline-2026-12-02T12-00-00-000Z.db' },
+    });
+    const refusal = 'name: name must be a backup name (sightline-<time>.db)';
+    expect(bad('database:restore', { name: '/etc/passwd' })).toBe(refusal);
+    expect(bad('database:restore', { name: '../sightline.db' })).toBe(refusal);
+    expect(bad('database:restore', { name: 'sightline-1/../../x.db' })).toBe(refusal);
+    expect(bad('database:restore', { name: `sightline-${'1'.repeat(80)}.db` })).toBe(
+      'name: name must be at most 64 characters',
+    );
+    expect(bad('database:restore', { name: 'sightline-1.db', extra: 1 })).toMatch(/^Unrecognized key/);
+  });
+
   it('accepts valid arguments and applies defaults and clamps', () => {
     expect(parseArgs('fleet:snapshot', undefined)).toEqual({ ok: true, value: {} });
     expect(parseArgs('transcript:page', { sessionKey: 'agent:main:main' })).toEqual({
@@ -267,6 +309,32 @@ describe('IPC argument schemas', () => {
     expect(parseArgs('acp:permissions:respond', { requestId: 'r-1', optionId: 'allow-once' })).toEqual({
       ok: true,
       value: { requestId: 'r-1', optionId: 'allow-once' },
+    });
+    expect(
+      parseArgs('acp:profiles:save', {
+        id: 'a',
+        name: 'A',
+        command: 'a',
+        keepEnv: ['TOKEN'],
+        allowAgents: true,
+        askTerminal: false,
+      }),
+    ).toEqual({
+      ok: true,
+      value: {
+        id: 'a',
+        name: 'A',
+        command: 'a',
+        args: [],
+        env: {},
+        keepEnv: ['TOKEN'],
+        allowAgents: true,
+        askTerminal: false,
+      },
+    });
+    expect(parseArgs('consent:respond', { requestId: 'consent-1', allow: false })).toEqual({
+      ok: true,
+      value: { requestId: 'consent-1', allow: false },
     });
   });
 

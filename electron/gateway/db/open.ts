@@ -1,7 +1,9 @@
-// Opening the state database: one file in the data dir, WAL, foreign keys, a busy timeout, and
-// every pending migration applied before anyone touches it.
+// Opening the state database: one file in the data dir, WAL, foreign keys, a busy timeout, an
+// integrity check (a damaged file throws DamagedDatabaseError), and every pending migration
+// applied before anyone touches it.
 import fs from 'node:fs';
 import path from 'node:path';
+import { asDamageError, assertUndamaged } from './integrity';
 import { migrate } from './migrate';
 import { MIGRATIONS } from './migrations';
 import { openSqlite, type Db } from './sqlite';
@@ -17,17 +19,21 @@ export interface OpenOptions {
 export function openDatabase(dataDir: string, opts: OpenOptions = {}): Db {
   // Transcripts and provider keys live here: readable by this user only.
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodQuietly(dataDir, 0o700); // also a folder that existed with looser bits
   const file = path.join(dataDir, DB_FILE);
-  const db = openSqlite(file, opts.readonly ? { readonly: true, fileMustExist: true } : {});
+  let db: Db | undefined;
   try {
+    db = openSqlite(file, opts.readonly ? { readonly: true, fileMustExist: true } : {});
     if (!opts.readonly) restrictToOwner(file);
     applyPragmas(db);
+    // Before anything reads or migrates it: a damaged file is reported, never half-used.
+    assertUndamaged(db, file);
     if (!opts.readonly) migrate(db, MIGRATIONS);
+    return db;
   } catch (err) {
-    db.close();
-    throw err;
+    db?.close();
+    throw asDamageError(file, err);
   }
-  return db;
 }
 
 export function applyPragmas(db: Db): void {
@@ -45,13 +51,16 @@ export function applyPragmas(db: Db): void {
   db.pragma('busy_timeout = 5000');
 }
 
-/** Best effort (some file systems ignore modes): the database file and its WAL are 0600. */
+/** The database file and its WAL are 0600. */
 function restrictToOwner(file: string): void {
-  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
-    try {
-      if (fs.existsSync(f)) fs.chmodSync(f, 0o600);
-    } catch {
-      // Not fatal: a shared or exotic file system may refuse chmod.
-    }
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) chmodQuietly(f, 0o600);
+}
+
+/** Best effort: some file systems ignore modes or refuse chmod; that is not fatal. */
+function chmodQuietly(file: string, mode: number): void {
+  try {
+    if (fs.existsSync(file)) fs.chmodSync(file, mode);
+  } catch {
+    // A shared or exotic file system: the modes are what they are.
   }
 }

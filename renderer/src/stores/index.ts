@@ -1,4 +1,6 @@
 import { useCatalog } from './catalog';
+import { useConsent } from './consent';
+import { useDatabase } from './database';
 import { useFleet } from './fleet';
 import { useInbox } from './inbox';
 import { usePermissions } from './permissions';
@@ -13,6 +15,8 @@ import { useWatchers } from './watchers';
 
 export {
   useCatalog,
+  useConsent,
+  useDatabase,
   useFleet,
   useInbox,
   usePermissions,
@@ -30,6 +34,8 @@ export {
 export function resetStores(): void {
   for (const s of [
     useCatalog,
+    useConsent,
+    useDatabase,
     useFleet,
     useInbox,
     usePermissions,

@@ -121,7 +121,6 @@ export function logEvent(
 
 export { waitFor } from '../../helpers/poll';
 
-
 /** Finds every string in a JSON-ish value matching a regex. */
 export function findStrings(v: unknown, re: RegExp, out: string[] = []): string[] {
   if (typeof v === 'string') {

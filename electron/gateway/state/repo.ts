@@ -1,5 +1,6 @@
 // SQL for the signal log, heads and watch cursors: prepared once, plain functions over rows.
 import type { Db } from '../db/open';
+import type { NormalisedRecord } from './record-input';
 import type { ActorType, EventKind, StateEvent, StateEventRow } from '../../../shared/domain';
 
 interface EventDbRow {
@@ -41,28 +42,39 @@ const EVENT_COLUMNS =
 const PAGE_COLUMNS = 'sequence, kind, actor_type, actor_id, run_id, occurred_at, summary, payload';
 type PageRow = [number, EventKind, ActorType, string | null, string | null, number, string, string | null];
 
-/** A StateEvent from a raw page row (PAGE_COLUMNS order). */
-export function pageRowToEvent(r: PageRow): StateEvent {
-  const event: StateEvent = { sequence: r[0], kind: r[1], actorType: r[2], occurredAt: r[5], summary: r[6] };
-  if (r[3] !== null) event.actorId = r[3];
-  if (r[4] !== null) event.runId = r[4];
-  if (r[7] !== null) event.payload = JSON.parse(r[7]) as Record<string, unknown>;
+/** A StateEvent from its columns; an absent optional column (null or undefined) stays absent. */
+export function makeStateEvent(
+  sequence: number,
+  kind: EventKind,
+  actorType: ActorType,
+  occurredAt: number,
+  summary: string,
+  actorId: string | null | undefined,
+  runId: string | null | undefined,
+  payload: string | null | undefined,
+): StateEvent {
+  const event: StateEvent = { sequence, kind, actorType, occurredAt, summary };
+  if (actorId != null) event.actorId = actorId;
+  if (runId != null) event.runId = runId;
+  if (payload != null) event.payload = JSON.parse(payload) as Record<string, unknown>;
   return event;
 }
 
-export function toStateEvent(row: EventDbRow): StateEvent {
-  const event: StateEvent = {
-    sequence: row.sequence,
-    kind: row.kind,
-    actorType: row.actor_type,
-    occurredAt: row.occurred_at,
-    summary: row.summary,
-  };
-  if (row.actor_id !== null) event.actorId = row.actor_id;
-  if (row.run_id !== null) event.runId = row.run_id;
-  if (row.payload !== null) event.payload = JSON.parse(row.payload) as Record<string, unknown>;
-  return event;
-}
+/** A StateEvent from a raw page row (PAGE_COLUMNS order). */
+export const pageRowToEvent = (r: PageRow): StateEvent =>
+  makeStateEvent(r[0], r[1], r[2], r[5], r[6], r[3], r[4], r[7]);
+
+export const toStateEvent = (row: EventDbRow): StateEvent =>
+  makeStateEvent(
+    row.sequence,
+    row.kind,
+    row.actor_type,
+    row.occurred_at,
+    row.summary,
+    row.actor_id,
+    row.run_id,
+    row.payload,
+  );
 
 export function toStateEventRow(row: EventDbRow): StateEventRow {
   return { ...toStateEvent(row), sessionKey: row.session_key, agentId: row.agent_id };
@@ -164,18 +176,7 @@ export function createStateRepo(db: Db) {
   };
 
   return {
-    insertEvent(e: {
-      sessionKey: string;
-      agentId: string;
-      kind: EventKind;
-      actorType: ActorType;
-      actorId?: string;
-      runId?: string;
-      occurredAt: number;
-      summary: string;
-      payload?: string;
-      dedupeKey?: string;
-    }): number {
+    insertEvent(e: Omit<NormalisedRecord, 'bare' | 'watchers'>): number {
       const { lastInsertRowid } = s.insertEvent.run(
         e.sessionKey,
         e.agentId,

@@ -13,7 +13,7 @@ import { createPruner, PRUNE_INTERVAL_MS } from './prune';
 import { normaliseRecord, resolveKey, type NormalisedRecord } from './record-input';
 import { createSharedDbPoller } from './shared-db';
 import { createLogCache, type LogFacts } from './log-cache';
-import { createStateRepo, toStateEvent } from './repo';
+import { createStateRepo, makeStateEvent, toStateEvent } from './repo';
 import { createStateViews } from './views';
 import type { HeartbeatWaker } from './waker';
 
@@ -182,16 +182,16 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
         cursorsTouched.push(w);
       }
     }
-    const event: StateEvent = {
-      sequence: seq,
-      kind: r.kind,
-      actorType: r.actorType,
-      occurredAt: r.occurredAt,
-      summary: r.summary,
-    };
-    if (r.actorId !== undefined) event.actorId = r.actorId;
-    if (r.runId !== undefined) event.runId = r.runId;
-    if (r.payload !== undefined) event.payload = JSON.parse(r.payload) as Record<string, unknown>;
+    const event = makeStateEvent(
+      seq,
+      r.kind,
+      r.actorType,
+      r.occurredAt,
+      r.summary,
+      r.actorId,
+      r.runId,
+      r.payload,
+    );
     return { event, notices, cursorsTouched, created: true };
   });
 

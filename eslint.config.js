@@ -34,6 +34,7 @@ export const LAYERS = [
   { files: 'electron/gateway/sessions', folders: ['tools', 'runtime', 'catalog', 'api'], why: 'sessions/ sits under tools and the runtime' },
   { files: 'electron/gateway/tools', folders: ['runtime', 'catalog', 'api'], why: 'the tool registry sits under the runtime (agent tools register into it)' },
   { files: 'electron/gateway/runtime', folders: ['catalog', 'api'], why: 'the runtime reaches the catalog only through what the composition root passes in' },
+  { files: 'electron/gateway/trust', folders: ['state', 'sessions', 'tools', 'runtime', 'catalog', 'api'], why: 'trust/ (consent, sealed secrets) sits under everything that asks it' },
   { files: 'electron/gateway/catalog', folders: ['state', 'sessions', 'tools', 'runtime', 'api'], why: 'the catalog sees sessions and state through types.ts only' },
   { files: 'electron/gateway/api', folders: ['db'], why: 'the API handlers (the top, beside index.ts) reach storage only through the services or a handle passed in' },
 ];

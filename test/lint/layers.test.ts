@@ -31,6 +31,11 @@ const WRONG: [string, string, RegExp][] = [
     /state core never depends on/,
   ],
   [
+    'electron/gateway/trust/x.ts',
+    "import { createSpawner } from '../runtime/spawn';",
+    /trust\/ \(consent, sealed secrets\) sits under/,
+  ],
+  [
     'electron/gateway/db/x.ts',
     "import type { StateCore } from '../state/session-state';",
     /bottom of the gateway/,
@@ -57,8 +62,8 @@ const WRONG: [string, string, RegExp][] = [
   ],
   [
     'electron/gateway/api/x.ts',
-    "import { createRunStore } from '../runtime/runs';",
-    /through GatewayApi only/,
+    "import type { Db } from '../db/open';",
+    /reach storage only through the services/,
   ],
   [
     'electron/gateway/runtime/acp/x.ts',

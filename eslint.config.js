@@ -29,13 +29,14 @@ export const LAYERS = [
   { files: 'electron/gateway', folders: ['main', 'preload', 'web', 'renderer'], why: 'the gateway knows no transport and no UI' },
   // Inside the gateway, from the bottom up: db → state → sessions → tools → runtime; the catalog
   // stands beside them and sees the rest only through types.ts; the API handlers are on top.
-  { files: 'electron/gateway/db', folders: ['state', 'sessions', 'tools', 'runtime', 'catalog', 'api'], why: 'db/ is the bottom of the gateway' },
-  { files: 'electron/gateway/state', folders: ['sessions', 'tools', 'runtime', 'catalog', 'api'], why: 'the state core never depends on sessions, tools, the runtime or the catalog' },
-  { files: 'electron/gateway/sessions', folders: ['tools', 'runtime', 'catalog', 'api'], why: 'sessions/ sits under tools and the runtime' },
-  { files: 'electron/gateway/tools', folders: ['runtime', 'catalog', 'api'], why: 'the tool registry sits under the runtime (agent tools register into it)' },
-  { files: 'electron/gateway/runtime', folders: ['catalog', 'api'], why: 'the runtime reaches the catalog only through what the composition root passes in' },
-  { files: 'electron/gateway/trust', folders: ['state', 'sessions', 'tools', 'runtime', 'catalog', 'api'], why: 'trust/ (consent, sealed secrets) sits under everything that asks it' },
-  { files: 'electron/gateway/catalog', folders: ['state', 'sessions', 'tools', 'runtime', 'api'], why: 'the catalog sees sessions and state through types.ts only' },
+  { files: 'electron/gateway/db', folders: ['state', 'sessions', 'tools', 'runtime', 'catalog', 'api', 'mcp'], why: 'db/ is the bottom of the gateway' },
+  { files: 'electron/gateway/state', folders: ['sessions', 'tools', 'runtime', 'catalog', 'api', 'mcp'], why: 'the state core never depends on sessions, tools, the runtime or the catalog' },
+  { files: 'electron/gateway/sessions', folders: ['tools', 'runtime', 'catalog', 'api', 'mcp'], why: 'sessions/ sits under tools and the runtime' },
+  { files: 'electron/gateway/tools', folders: ['runtime', 'catalog', 'api', 'mcp'], why: 'the tool registry sits under the runtime (agent tools register into it)' },
+  { files: 'electron/gateway/runtime', folders: ['catalog', 'api', 'mcp'], why: 'the runtime reaches the catalog only through what the composition root passes in' },
+  { files: 'electron/gateway/trust', folders: ['state', 'sessions', 'tools', 'runtime', 'catalog', 'api', 'mcp'], why: 'trust/ (consent, sealed secrets) sits under everything that asks it' },
+  { files: 'electron/gateway/catalog', folders: ['state', 'sessions', 'tools', 'runtime', 'api', 'mcp'], why: 'the catalog sees sessions and state through types.ts only' },
+  { files: 'electron/gateway/mcp', folders: ['catalog', 'api'], why: 'mcp/ carries the session tools to outside agents: it sees the tools, never the catalog or the handlers' },
   { files: 'electron/gateway/api', folders: ['db'], why: 'the API handlers (the top, beside index.ts) reach storage only through the services or a handle passed in' },
 ];
 

@@ -31,6 +31,16 @@ const WRONG: [string, string, RegExp][] = [
     /state core never depends on/,
   ],
   [
+    'electron/gateway/runtime/x.ts',
+    "import { createMcpEndpoint } from '../mcp/http';",
+    /reaches the catalog only through/,
+  ],
+  [
+    'electron/gateway/mcp/x.ts',
+    "import { createCatalog } from '../catalog';",
+    /mcp\/ carries the session tools/,
+  ],
+  [
     'electron/gateway/trust/x.ts',
     "import { createSpawner } from '../runtime/spawn';",
     /trust\/ \(consent, sealed secrets\) sits under/,

@@ -183,6 +183,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger,
     roots: catalogRoots,
     scheduler,
+    emit,
+    ...(options.nodes ? { nodes: options.nodes } : {}),
     importTranscript(sessionKey, messages) {
       for (const m of messages)
         emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });

@@ -16,8 +16,8 @@ import type { Scheduler } from './scheduler';
 export type { Scheduler };
 
 // The views the renderer also sees are defined once, in shared/ipc/types.ts.
-import type { CatalogEntry, CatalogProvider, GatewayEvent, ProviderId } from '../../shared/ipc/types';
-export type { CatalogEntry, CatalogProvider, GatewayEvent, ProviderId };
+import type { CatalogEntry, CatalogProvider, GatewayEvent, NodeInfo, ProviderId } from '../../shared/ipc/types';
+export type { CatalogEntry, CatalogProvider, GatewayEvent, NodeInfo, ProviderId };
 export type {
   AcpProfile,
   CursorRow,
@@ -51,6 +51,17 @@ export interface GatewayOptions {
   catalogRoots?: CatalogRoots;
   /** Addition: where log lines go (default: console). Never receives message content. */
   logger?: Logger;
+  /**
+   * Addition (paired nodes, issue 19): the ssh client (default ["ssh"]; e.g. with -F <config>),
+   * the node file installed on remotes (default: none; the app passes out/node/sightline-node.mjs),
+   * and how long a node may take to start and to answer one request (default 20 s each).
+   */
+  nodes?: {
+    sshCommand?: readonly string[];
+    bundle?: string;
+    helloTimeoutMs?: number;
+    requestTimeoutMs?: number;
+  };
 }
 
 export interface Logger {

@@ -84,6 +84,33 @@ export interface CatalogEntry {
   lastActivityAt?: number;
   sizeBytes: number;
   adopted?: boolean;
+  /** The machine it is on: this one's host id, or a paired node's id (issue 19). */
+  hostId: string;
+  /** That machine's name for people. */
+  hostName: string;
+  /** On a paired node, not this machine. */
+  remote: boolean;
+}
+
+/** A paired node (issue 19): another machine (or a second set of roots) whose catalog Sightline reads. */
+export interface NodeInfo {
+  id: string;
+  name: string;
+  ssh?: string;
+  command?: string[];
+  state: 'online' | 'offline';
+  lastCheckAt?: number;
+  offlineSince?: number;
+  sessions?: number;
+  /** Additions: the command run over SSH instead of the bundled node file. */
+  nodeCommand?: string[];
+  /** The node runs upstream CLIs for "continue" (started with --allow-continue). */
+  allowContinue: boolean;
+  /** Why it is offline (or why the last attempt failed), for people. */
+  lastError?: string;
+  /** Node.js version on the node, and the tools it serves (unavailable ones with the reason). */
+  nodeVersion?: string;
+  providers?: { id: string; label: string; available: boolean; reason?: string }[];
 }
 
 /** Where the catalog looks for one tool's sessions, and how to move it. */
@@ -290,6 +317,7 @@ export type GatewayEvent =
   | { type: 'transcript:appended'; message: TranscriptMessage }
   | { type: 'wake'; sessionKey: string; reason: 'notice' | 'heartbeat' }
   | { type: 'catalog:changed' }
+  | { type: 'nodes:changed' }
   | { type: 'acp:permission'; request: PermissionRequestView }
   | { type: 'acp:permission-resolved'; requestId: string; sessionKey: string; decision: string };
 

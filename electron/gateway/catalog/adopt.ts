@@ -2,6 +2,7 @@
 // can fail without changing anything (finding the thread, its baseline marker, the transcript to
 // import) happens first; the writes then happen together in `writeAdoption`, so they can be one
 // transaction.
+import { adoptedKeyFor } from '../../../shared/session-keys';
 import type { CatalogProvider, Logger, SessionInfo, SessionState, Sessions } from '../types';
 import type { LinkRepo } from './links';
 import type { Located, MarkerFields, ProviderModule, ProviderSource, VisibleMessage } from './provider';
@@ -11,7 +12,7 @@ export const ADOPTING_WATCHER = 'agent:main:main';
 export const IMPORT_MESSAGES = 500;
 
 export function adoptedKey(provider: string, threadId: string): string {
-  return `agent:main:adopted:${provider}:${threadId}`;
+  return adoptedKeyFor(provider, threadId);
 }
 
 export interface AdoptDeps {
@@ -24,7 +25,7 @@ export interface AdoptDeps {
   importTranscript(sessionKey: string, messages: VisibleMessage[]): void;
 }
 
-interface Adoption {
+export interface Adoption {
   key: string;
   provider: ProviderModule;
   loc: Located;
@@ -33,8 +34,11 @@ interface Adoption {
   transcript: VisibleMessage[];
 }
 
-/** Every write of one adoption: session (and its transcript) if new, `adopted`, link, watch. */
-function writeAdoption(d: AdoptDeps, a: Adoption): SessionInfo {
+/**
+ * Every write of one adoption: session (and its transcript) if new, `adopted`, link, watch.
+ * `d.hostId` is where the session lives: this machine, or a paired node (catalog/remote.ts).
+ */
+export function writeAdoption(d: AdoptDeps, a: Adoption): SessionInfo {
   let info = d.sessions.get(a.key);
   if (!info) {
     info = d.sessions.create({ key: a.key, label: a.loc.entry.title });

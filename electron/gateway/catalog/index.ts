@@ -6,13 +6,26 @@
 import os from 'node:os';
 import type Database from 'better-sqlite3';
 import { realScheduler, type Cancel, type Scheduler } from '../scheduler';
-import type { Catalog, CatalogEntry, CatalogProvider, Logger, SessionState, Sessions } from '../types';
+import { createNodes, type NodeAddInput } from '../nodes/service';
+import type { LaunchOptions } from '../nodes/launch';
+import type {
+  Catalog,
+  CatalogEntry,
+  CatalogProvider,
+  GatewayEvent,
+  Logger,
+  NodeInfo,
+  SessionInfo,
+  SessionState,
+  Sessions,
+} from '../types';
 import { adoptedKey, createAdopt } from './adopt';
 import { runCli } from './continue';
 import { isNotFound, nodeFs, type CatalogFs } from './kit/fsio';
 import type { SqliteOpener } from './kit/sqlite';
 import { createLinkRepo, type Link } from './links';
-import { createMonitor } from './monitor';
+import { createMonitor, PROVIDER_BUDGET_MS } from './monitor';
+import { createRemoteCatalog } from './remote';
 import type { Located, ProviderModule, ProviderSource, VisibleMessage } from './provider';
 import { PROVIDER_MODULES } from './providers';
 import { resolveCatalogRoots, type RootsById } from './roots';
@@ -54,10 +67,40 @@ export interface CatalogDeps {
   scheduler?: Scheduler;
   /** Addition (live transcripts): the visible messages of rows a check consumed, per link. */
   onUpstreamMessages?(link: Link, messages: VisibleMessage[]): void;
+  /** Addition (paired nodes): push events (nodes:changed, catalog:changed). */
+  emit?(e: GatewayEvent): void;
+  /** Addition (paired nodes): how nodes are reached, and how long they may take. */
+  nodes?: NodeOptions;
 }
 
-export type CatalogService = Catalog & {
-  adopt(input: { provider: CatalogProvider | string; threadId: string }): ReturnType<Catalog['adopt']>;
+export interface NodeOptions {
+  /** The ssh client and options before Sightline's (default ["ssh"]). */
+  sshCommand?: readonly string[];
+  /** The node file to install on remotes (out/node/sightline-node.mjs). */
+  bundle?: string;
+  /** Start and hello, SSH included (default 20 s). */
+  helloTimeoutMs?: number;
+  /** One request (list, probe batch, …) (default 20 s). */
+  requestTimeoutMs?: number;
+}
+
+export interface CatalogNodes {
+  add(input: NodeAddInput): Promise<NodeInfo>;
+  list(): NodeInfo[];
+  remove(nodeId: string): void;
+  /** Addition: a new name for people. */
+  rename(nodeId: string, name: string): NodeInfo;
+}
+
+export type CatalogService = Omit<Catalog, 'adopt'> & {
+  adopt(input: { provider: CatalogProvider | string; threadId: string }): SessionInfo;
+  /** A session on a paired node (hostId = its node id): resolves once adopted. */
+  adopt(input: {
+    provider: CatalogProvider | string;
+    threadId: string;
+    hostId?: string;
+  }): SessionInfo | Promise<SessionInfo>;
+  nodes: CatalogNodes;
   continue(sessionKey: string, text: string): Promise<void>;
   /** Addition: remember a text Sightline sent into an adopted session by other means. */
   rememberOwnText(sessionKey: string, text: string): void;
@@ -77,27 +120,54 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     const root = roots[m.id]!;
     providers.set(m.id, { module: m, source: m.open(root, io), root });
   }
+  const emit = deps.emit ?? (() => {});
+  const budgetMs = deps.providerBudgetMs ?? PROVIDER_BUDGET_MS;
+  const launch: Omit<LaunchOptions, 'helloTimeoutMs'> = {
+    sshCommand: deps.nodes?.sshCommand ?? ['ssh'],
+    ...(deps.nodes?.bundle ? { bundle: deps.nodes.bundle } : {}),
+    ...(deps.env ? { env: deps.env } : {}),
+  };
+  const nodes = createNodes({
+    db: deps.db,
+    now: deps.now,
+    scheduler,
+    logger: deps.logger,
+    emit,
+    launch,
+    helloTimeoutMs: deps.nodes?.helloTimeoutMs ?? 20_000,
+    removeLinks: (h) => links.removeHost(h),
+  });
+  const adoptDeps = {
+    sessions: deps.sessions,
+    state: deps.state,
+    links,
+    logger: deps.logger,
+    now: deps.now,
+    importTranscript: deps.importTranscript,
+  };
+  const remote = createRemoteCatalog({
+    nodes,
+    links,
+    logger: deps.logger,
+    now: deps.now,
+    modules: new Map(modules.map((m) => [m.id, m])),
+    adopt: adoptDeps,
+    requestTimeoutMs: deps.nodes?.requestTimeoutMs ?? 20_000,
+    budgetMs,
+    visible: deps.onUpstreamMessages !== undefined,
+  });
   const monitor = createMonitor({
     links,
     state: deps.state,
     now: deps.now,
     logger: deps.logger,
     sources: new Map([...providers].map(([id, p]) => [id, p.source])),
-    ...(deps.providerBudgetMs !== undefined ? { budgetMs: deps.providerBudgetMs } : {}),
+    budgetMs,
+    remote: remote.checks,
     ...(deps.onUpstreamMessages ? { onMessages: deps.onUpstreamMessages } : {}),
   });
-  const adopt = createAdopt(
-    {
-      sessions: deps.sessions,
-      state: deps.state,
-      links,
-      logger: deps.logger,
-      now: deps.now,
-      hostId,
-      importTranscript: deps.importTranscript,
-    },
-    providers,
-  );
+  const adopt = createAdopt({ ...adoptDeps, hostId }, providers);
+  const hostName = os.hostname();
   let stopped = true;
   // Bumped by stop(): a check in flight ends before its next link (the database may be closing).
   let epoch = 0;
@@ -121,7 +191,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     }
   }
 
-  function finish(found: Located[]): CatalogEntry[] {
+  function finish(found: Located[], remoteEntries: CatalogEntry[] = []): CatalogEntry[] {
     const seen = new Set<string>();
     const out: CatalogEntry[] = [];
     for (const f of found) {
@@ -129,8 +199,9 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
       if (seen.has(id)) continue;
       seen.add(id);
       const adopted = links.get(adoptedKey(f.entry.provider, f.entry.threadId)) !== undefined;
-      out.push({ ...f.entry, ...(adopted ? { adopted: true } : {}) });
+      out.push({ ...f.entry, hostId, hostName, remote: false, ...(adopted ? { adopted: true } : {}) });
     }
+    out.push(...remoteEntries);
     return out.sort((a, b) => (b.lastActivityAt ?? 0) - (a.lastActivityAt ?? 0));
   }
 
@@ -142,6 +213,8 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
   }
 
   async function listAsync(): Promise<CatalogEntry[]> {
+    // The nodes answer while this machine's folders are scanned.
+    const remoteEntries = remote.list();
     const found: Located[] = [];
     let slice = performance.now();
     for (const [id, p] of providers) {
@@ -156,7 +229,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
         }
       }
     }
-    return finish(found);
+    return finish(found, await remoteEntries);
   }
 
   function rememberOwnText(sessionKey: string, text: string): void {
@@ -168,6 +241,11 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     const link = links.get(sessionKey);
     if (!link)
       throw new Error(`Unknown sessionKey: ${sessionKey} (not an adopted session with an upstream link)`);
+    if (nodes.isNode(link.hostId)) {
+      // On a paired node: its CLI runs there (only on a node started with --allow-continue).
+      rememberOwnText(sessionKey, text);
+      return imported(sessionKey, text, await remote.continue(link, text));
+    }
     const p = providers.get(link.provider);
     const cmd = p?.source.continueCommand?.(link.threadId, text);
     if (!p || !cmd)
@@ -177,6 +255,11 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     rememberOwnText(sessionKey, text);
     const cwd = p.source.find(link.threadId)?.entry.cwd;
     const { stdout } = await runCli(cmd, { env: deps.env ?? process.env, ...(cwd ? { cwd } : {}) });
+    imported(sessionKey, text, stdout);
+  }
+
+  /** The sent text and the CLI's printed reply join Sightline's transcript. */
+  function imported(sessionKey: string, text: string, stdout: string): void {
     const at = deps.now();
     const messages: ImportedMessage[] = [{ role: 'user', actorType: 'human', text, createdAt: at }];
     if (stdout.trim())
@@ -205,10 +288,25 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     });
   }
 
+  function adoptAny(input: {
+    provider: CatalogProvider | string;
+    threadId: string;
+    hostId?: string;
+  }): SessionInfo | Promise<SessionInfo> {
+    const h = input?.hostId;
+    return h === undefined || h === hostId ? adopt(input) : remote.adopt({ ...input, hostId: h });
+  }
+
   return {
     list,
     listAsync,
-    adopt,
+    adopt: adoptAny as CatalogService['adopt'],
+    nodes: {
+      add: (input) => nodes.add(input),
+      list: () => nodes.list(),
+      remove: (id) => nodes.remove(id),
+      rename: (id, name) => nodes.rename(id, name),
+    },
     tick,
     continue: continueIn,
     rememberOwnText,
@@ -216,6 +314,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
       if (!stopped) return;
       stopped = false;
       schedule(FIRST_CHECK_MS);
+      nodes.start();
     },
     stop() {
       // Timers end and a check in flight stops before its next link (the gateway closes the
@@ -224,6 +323,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
       epoch++;
       cancel?.();
       cancel = undefined;
+      nodes.close();
     },
   };
 }

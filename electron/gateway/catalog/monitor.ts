@@ -26,6 +26,28 @@ export interface MonitorDeps {
    * before the marker moves past them. When set, probes map rows to messages.
    */
   onMessages?(link: Link, messages: VisibleMessage[]): void;
+  /**
+   * Addition (paired nodes): links whose host is a node are checked over the link, each node on
+   * its own and bounded, while the local links are checked here; one slow node delays nobody.
+   */
+  remote?: RemoteChecks;
+}
+
+export type ApplyOutcome = (l: Link, o: ProbeOutcome) => void;
+
+export interface RemoteChecks {
+  isRemote(hostId: string): boolean;
+  check(hostId: string, links: Link[], apply: ApplyOutcome, cancelled: () => boolean): Promise<void>;
+}
+
+/** `all` starting at the first link at or after `from` (a check that ran out of budget resumes there). */
+export function rotate(all: Link[], from: string | undefined): Link[] {
+  if (from === undefined) return all;
+  const cut = Math.max(
+    0,
+    all.findIndex((l) => l.sessionKey >= from),
+  );
+  return [...all.slice(cut), ...all.slice(0, cut)];
 }
 
 function lazyOwn(links: LinkRepo, key: string): { has(k: string): boolean } {
@@ -111,22 +133,33 @@ export function createMonitor(deps: MonitorDeps) {
       return;
     }
     const byProvider = new Map<string, Link[]>();
+    const byHost = new Map<string, Link[]>();
     for (const l of all) {
-      const list = byProvider.get(l.provider);
+      const remote = deps.remote?.isRemote(l.hostId) === true;
+      const map = remote ? byHost : byProvider;
+      const key = remote ? l.hostId : l.provider;
+      const list = map.get(key);
       if (list) list.push(l);
-      else byProvider.set(l.provider, [l]);
+      else map.set(key, [l]);
     }
+    const remote = Promise.all(
+      [...byHost].map(([host, list]) =>
+        deps.remote!.check(host, list, apply, cancelled).catch((err: unknown) => {
+          logger.error('catalog: node check failed', { hostId: host, error: String(err) });
+        }),
+      ),
+    );
+    try {
+      await checkLocal(byProvider, cancelled);
+    } finally {
+      await remote;
+    }
+  }
+
+  async function checkLocal(byProvider: Map<string, Link[]>, cancelled: () => boolean): Promise<void> {
     for (const [provider, all] of byProvider) {
       // After a check that ran out of budget, start where it stopped so no link starves.
-      const from = resumeAt.get(provider);
-      const cut =
-        from === undefined
-          ? 0
-          : Math.max(
-              0,
-              all.findIndex((l) => l.sessionKey >= from),
-            );
-      const list = [...all.slice(cut), ...all.slice(0, cut)];
+      const list = rotate(all, resumeAt.get(provider));
       resumeAt.delete(provider);
       const started = performance.now();
       const source = deps.sources.get(provider);
@@ -172,5 +205,5 @@ export function createMonitor(deps: MonitorDeps) {
     }
   }
 
-  return { tick };
+  return { tick, apply };
 }

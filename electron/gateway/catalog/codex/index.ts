@@ -5,7 +5,7 @@ import path from 'node:path';
 import { cliText, type ProviderModule } from '../provider';
 import { jsonlSource } from '../kit/jsonl-source';
 import { zstdHead, zstdSize } from '../kit/windows';
-import { codexCatalog, codexExistsElsewhere } from './discovery';
+import { codexArchiveDir, codexCatalog, codexExistsElsewhere } from './discovery';
 import { codexRules } from './rules';
 
 export const codexProvider: ProviderModule = {
@@ -14,6 +14,7 @@ export const codexProvider: ProviderModule = {
   defaultRoot(env, home) {
     return path.join(env.CODEX_HOME || path.join(home, '.codex'), 'sessions');
   },
+  extraRoots: (root) => [codexArchiveDir(root)],
   open(root, io) {
     return {
       ...codexCatalog(root, io.fs),

@@ -16,7 +16,13 @@ import type { Scheduler } from './scheduler';
 export type { Scheduler };
 
 // The views the renderer also sees are defined once, in shared/ipc/types.ts.
-import type { CatalogEntry, CatalogProvider, GatewayEvent, NodeInfo, ProviderId } from '../../shared/ipc/types';
+import type {
+  CatalogEntry,
+  CatalogProvider,
+  GatewayEvent,
+  NodeInfo,
+  ProviderId,
+} from '../../shared/ipc/types';
 export type { CatalogEntry, CatalogProvider, GatewayEvent, NodeInfo, ProviderId };
 export type {
   AcpProfile,

@@ -84,7 +84,9 @@ function startGateway(): void {
   configureNativeBinding();
   const dataDir = app.getPath('userData');
   // A damaged database is moved aside here (the renderer shows the notice with the paths).
-  host = startGatewayHost({ dataDir }, { onSwap: (next) => bindGateway(next, dataDir) });
+  // out/node/sightline-node.mjs: the node file installed on machines added over SSH.
+  const nodes = { bundle: path.join(__dirname, '..', 'node', 'sightline-node.mjs') };
+  host = startGatewayHost({ dataDir, nodes }, { onSwap: (next) => bindGateway(next, dataDir) });
   const notice = host.notice();
   if (notice) console.error(`[sightline] database ${notice.kind}: ${notice.path}`, notice);
   bindGateway(host.gateway, dataDir);

@@ -39,7 +39,8 @@ function parseArgs(argv: string[]): Args {
     else if (root && ids.has(root[1]!)) out.roots[root[1]!] = value();
     else throw new Error(`unknown argument ${JSON.stringify(a)}\n${USAGE}`);
   }
-  if (!stdio) throw new Error(`--stdio is required (the node speaks on its standard input and output)\n${USAGE}`);
+  if (!stdio)
+    throw new Error(`--stdio is required (the node speaks on its standard input and output)\n${USAGE}`);
   return out;
 }
 

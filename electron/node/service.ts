@@ -92,7 +92,10 @@ export function createNodeService(o: NodeServiceOptions) {
     gfs.check(file);
     return o.sqlite.open(file);
   };
-  const sources = new Map<string, { module: ProviderModule; source: ProviderSource; status: ProviderStatus }>();
+  const sources = new Map<
+    string,
+    { module: ProviderModule; source: ProviderSource; status: ProviderStatus }
+  >();
   for (const m of o.providers) {
     const root = o.roots[m.id];
     if (!root) continue;
@@ -122,7 +125,8 @@ export function createNodeService(o: NodeServiceOptions) {
     const id = str(v, 'provider', 64);
     const p = sources.get(id);
     if (!p) throw new NodeError('not_found', `this node has no catalog provider "${id}"`);
-    if (!p.status.available) throw new NodeError('unavailable', p.status.reason ?? `${p.module.label} unavailable`);
+    if (!p.status.available)
+      throw new NodeError('unavailable', p.status.reason ?? `${p.module.label} unavailable`);
     return p;
   }
 
@@ -200,7 +204,8 @@ export function createNodeService(o: NodeServiceOptions) {
       if (out.kind === 'inconclusive') return { kind: 'inconclusive', error: errorText(out.error) };
       return out;
     } catch (err) {
-      if (err instanceof OutsideRootsError) return { kind: 'refused', code: 'outside_roots', error: err.message };
+      if (err instanceof OutsideRootsError)
+        return { kind: 'refused', code: 'outside_roots', error: err.message };
       if (err instanceof NodeError) return { kind: 'refused', code: err.code, error: err.message };
       return { kind: 'inconclusive', error: errorText(err) };
     }
@@ -209,7 +214,8 @@ export function createNodeService(o: NodeServiceOptions) {
   /** Outcomes in order until the answer would pass its cap; the gateway sends the rest again. */
   function probe(args: Record<string, unknown>): { results: WireOutcome[] } {
     const items = args.items;
-    if (!Array.isArray(items) || items.length > MAX_ITEMS) bad(`items must be an array of at most ${MAX_ITEMS}`);
+    if (!Array.isArray(items) || items.length > MAX_ITEMS)
+      bad(`items must be an array of at most ${MAX_ITEMS}`);
     const now = typeof args.now === 'number' && Number.isFinite(args.now) ? args.now : Date.now();
     const visible = args.visible === true;
     const used = new Set<ProviderSource>();
@@ -255,7 +261,11 @@ export function createNodeService(o: NodeServiceOptions) {
         const p = provider(args.provider);
         const threadId = str(args.threadId, 'threadId', 200);
         const loc = p.source.find(threadId);
-        if (!loc) throw new NodeError('not_found', `${p.module.label} session ${threadId} was not found on this node`);
+        if (!loc)
+          throw new NodeError(
+            'not_found',
+            `${p.module.label} session ${threadId} was not found on this node`,
+          );
         return { entry: loc.entry, ref: loc.ref };
       }
       case 'baseline': {

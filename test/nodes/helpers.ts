@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildNode, NODE_BUNDLE } from '../../scripts/build-node.mjs';
+import { buildOnce } from '../helpers/build-once';
 import { tempDir } from '../helpers/temp';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -24,23 +25,7 @@ const fresh = () =>
 
 /** out/node/sightline-node.mjs, built when missing or older than its sources. */
 export async function nodeBundle(): Promise<string> {
-  if (fresh()) return NODE_BUNDLE;
-  fs.mkdirSync(path.dirname(LOCK), { recursive: true });
-  for (;;) {
-    try {
-      fs.mkdirSync(LOCK);
-      break;
-    } catch {
-      const age = Date.now() - (fs.statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 60_000) fs.rmSync(LOCK, { recursive: true, force: true });
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  try {
-    if (!fresh()) await buildNode();
-  } finally {
-    fs.rmSync(LOCK, { recursive: true, force: true });
-  }
+  await buildOnce(LOCK, fresh, () => buildNode());
   return NODE_BUNDLE;
 }
 

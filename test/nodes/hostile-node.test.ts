@@ -51,11 +51,23 @@ async function gatewayStillServes(): Promise<void> {
 
 describe('a hostile node', () => {
   it.each([
-    ['a 10 MiB frame', `out(MAGIC); const h = Buffer.alloc(4); h.writeUInt32BE(10 * 1024 * 1024); out(h);`, 'a frame of 10485760 bytes is over the 4 MiB limit'],
+    [
+      'a 10 MiB frame',
+      `out(MAGIC); const h = Buffer.alloc(4); h.writeUInt32BE(10 * 1024 * 1024); out(h);`,
+      'a frame of 10485760 bytes is over the 4 MiB limit',
+    ],
     ['a frame of garbage', `out(MAGIC); out(frame('{not json'));`, 'is not JSON'],
-    ['a wrong protocol version', `out(MAGIC); out(frame({ ...${HELLO}, protocol: 2 }));`, 'the node speaks protocol 2; this Sightline speaks protocol 1'],
+    [
+      'a wrong protocol version',
+      `out(MAGIC); out(frame({ ...${HELLO}, protocol: 2 }));`,
+      'the node speaks protocol 2; this Sightline speaks protocol 1',
+    ],
     ['no node at all (endless other output)', `out('x'.repeat(200 * 1024));`, 'no node answered'],
-    ['a hello without a node id', `out(MAGIC); out(frame({ ...${HELLO}, nodeId: '--x' }));`, 'no valid node id'],
+    [
+      'a hello without a node id',
+      `out(MAGIC); out(frame({ ...${HELLO}, nodeId: '--x' }));`,
+      'no valid node id',
+    ],
   ])('sending %s is refused with a clear error; nothing is added', async (_what, body, message) => {
     await expect(t.gw.catalog.nodes.add({ command: fake(body) })).rejects.toThrow(message);
     await gatewayStillServes();
@@ -68,9 +80,9 @@ describe('a hostile node', () => {
     await expect(
       t.gw.catalog.nodes.add({ command: fake(`console.error('node: bad luck'); process.exit(3);`) }),
     ).rejects.toThrow('exited with code 3: node: bad luck');
-    await expect(t.gw.catalog.nodes.add({ command: ['/bin/sh', '-c', 'exit 0'], ssh: 'x' } as never)).rejects.toThrow(
-      'exactly one of ssh',
-    );
+    await expect(
+      t.gw.catalog.nodes.add({ command: ['/bin/sh', '-c', 'exit 0'], ssh: 'x' } as never),
+    ).rejects.toThrow('exactly one of ssh');
     await gatewayStillServes();
   });
 
@@ -120,7 +132,11 @@ process.stdin.on('data', (d) => {
     for (let i = 0; i < 4; i++) await t.gw.catalog.tick();
     expect(t.gw.state.changesSince(key, 0).events.map((e) => e.kind)).toEqual(['adopted']);
     expect(
-      t.logger.lines.some((l) => l.msg === 'catalog: upstream check inconclusive' && String(l.fields?.error).includes('outside the catalog roots')),
+      t.logger.lines.some(
+        (l) =>
+          l.msg === 'catalog: upstream check inconclusive' &&
+          String(l.fields?.error).includes('outside the catalog roots'),
+      ),
     ).toBe(true);
     expect(t.gw.catalog.nodes.list()[0]?.state).toBe('online');
     expect(fs.existsSync(file)).toBe(true);

@@ -83,9 +83,9 @@ describe('nodes are hosts', () => {
     for (let i = 0; i < 4; i++) await t.gw.catalog.tick();
     expect(kinds(s.key)).toEqual(['adopted']);
     expect(await t.gw.catalog.listAsync()).toEqual([]);
-    await expect(t.gw.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID, hostId: added.id })).rejects.toThrow(
-      `Unknown host: ${added.id}`,
-    );
+    await expect(
+      t.gw.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID, hostId: added.id }),
+    ).rejects.toThrow(`Unknown host: ${added.id}`);
   });
 
   it('serves OpenCode with node:sqlite, and says plainly that it cannot without it', async () => {
@@ -97,13 +97,33 @@ describe('nodes are hosts', () => {
       CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL);
       CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL);`);
     const T0 = Date.now() - 600_000;
-    db.prepare('INSERT INTO session VALUES (?, ?, NULL, ?, ?, ?, ?, NULL)').run(SID, 'p', '/srv/app', 'Fix it', T0, T0);
+    db.prepare('INSERT INTO session VALUES (?, ?, NULL, ?, ?, ?, ?, NULL)').run(
+      SID,
+      'p',
+      '/srv/app',
+      'Fix it',
+      T0,
+      T0,
+    );
     let n = 0;
     const prompt = (text: string) => {
       const at = T0 + ++n * 1000;
       const id = `msg_${String(at).padStart(14, '0')}`;
-      db.prepare('INSERT INTO message VALUES (?, ?, ?, ?, ?)').run(id, SID, at, at, JSON.stringify({ role: 'user', time: { created: at } }));
-      db.prepare('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)').run(`prt_${at}`, id, SID, at, at, JSON.stringify({ type: 'text', text }));
+      db.prepare('INSERT INTO message VALUES (?, ?, ?, ?, ?)').run(
+        id,
+        SID,
+        at,
+        at,
+        JSON.stringify({ role: 'user', time: { created: at } }),
+      );
+      db.prepare('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)').run(
+        `prt_${at}`,
+        id,
+        SID,
+        at,
+        at,
+        JSON.stringify({ type: 'text', text }),
+      );
     };
     prompt('first');
     const { id, providers } = await t.gw.catalog.nodes.add({ command: node.command });
@@ -124,8 +144,31 @@ describe('nodes are hosts', () => {
       const plain = `this node cannot serve OpenCode: reading its database needs node:sqlite (Node 22.5 or newer), and this node runs Node ${process.versions.node}`;
       expect(opencode).toEqual({ id: 'opencode', label: 'OpenCode', available: false, reason: plain });
       expect((await t.gw.catalog.listAsync()).filter((e) => e.provider === 'opencode')).toEqual([]);
-      await expect(t.gw.catalog.adopt({ provider: 'opencode', threadId: SID, hostId: id })).rejects.toThrow(plain);
+      await expect(t.gw.catalog.adopt({ provider: 'opencode', threadId: SID, hostId: id })).rejects.toThrow(
+        plain,
+      );
     }
     db.close();
+  });
+});
+
+describe('from a clone', () => {
+  it('`npm run node -- --stdio …` is a node (npm prints its banner on stdout; the gateway skips it)', async () => {
+    writeClaude(node.roots.claude);
+    const info = await t.gw.catalog.nodes.add({
+      command: [
+        'npm',
+        'run',
+        'node',
+        '--',
+        '--stdio',
+        '--claude-root',
+        node.roots.claude,
+        '--data-dir',
+        node.dataDir,
+      ],
+    });
+    expect(info).toMatchObject({ state: 'online', sessions: 1 });
+    expect(fs.readFileSync(path.join(node.dataDir, 'id'), 'utf8').trim()).toBe(info.id);
   });
 });

@@ -85,16 +85,21 @@ describe('sightline node', () => {
     r.send(HELLO);
     const list = (await r.ask('list')).result as { entries: { threadId: string }[] };
     expect(list.entries.map((e) => e.threadId)).toEqual([CLAUDE_ID]);
-    const found = (await r.ask('find', { provider: 'claude', threadId: CLAUDE_ID })).result as { ref: unknown };
+    const found = (await r.ask('find', { provider: 'claude', threadId: CLAUDE_ID })).result as {
+      ref: unknown;
+    };
     expect(found.ref).toEqual({ kind: 'file', path: file });
     const marker = (await r.ask('baseline', { provider: 'claude', ref: found.ref })).result;
     expect(marker).toMatchObject({ offset: fs.statSync(file).size });
     fs.appendFileSync(file, claudeUser('one') + claudeUser('two'));
-    const probed = (await r.ask('probe', { items: [{ provider: 'claude', ref: found.ref, marker }] })).result as {
+    const probed = (await r.ask('probe', { items: [{ provider: 'claude', ref: found.ref, marker }] }))
+      .result as {
       results: Record<string, unknown>[];
     };
     expect(probed.results[0]).toMatchObject({ kind: 'activity', turns: 2, changed: true });
-    expect((await r.ask('find', { provider: 'claude', threadId: '00000000-0000-4000-8000-000000000000' })).error).toMatchObject({
+    expect(
+      (await r.ask('find', { provider: 'claude', threadId: '00000000-0000-4000-8000-000000000000' })).error,
+    ).toMatchObject({
       code: 'not_found',
     });
     expect(r.stderr()).toBe('');
@@ -139,8 +144,9 @@ describe('sightline node', () => {
     const big = 'x'.repeat(8 * 1024);
     const body = Array.from({ length: 400 }, (_, i) => claudeUser(`${i} ${big}`)).join('');
     const file = writeClaude(r.node.roots.claude, body);
-    const answer = (await r.ask('tail', { provider: 'claude', ref: { kind: 'file', path: file }, limit: 500 }))
-      .result as { messages: { text: string }[] };
+    const answer = (
+      await r.ask('tail', { provider: 'claude', ref: { kind: 'file', path: file }, limit: 500 })
+    ).result as { messages: { text: string }[] };
     const size = answer.messages.reduce((n, m) => n + JSON.stringify(m).length, 0);
     expect(size).toBeLessThanOrEqual(1024 * 1024);
     expect(size).toBeGreaterThan(900 * 1024);
@@ -149,8 +155,16 @@ describe('sightline node', () => {
   });
 
   it.each([
-    ['a 10 MiB frame', () => Buffer.concat([Buffer.from([0, 0xa0, 0, 0]), Buffer.alloc(64)]), 'over the 4 MiB limit'],
-    ['a frame of garbage', () => Buffer.concat([Buffer.from([0, 0, 0, 9]), Buffer.from('{garbage!')]), 'is not JSON'],
+    [
+      'a 10 MiB frame',
+      () => Buffer.concat([Buffer.from([0, 0xa0, 0, 0]), Buffer.alloc(64)]),
+      'over the 4 MiB limit',
+    ],
+    [
+      'a frame of garbage',
+      () => Buffer.concat([Buffer.from([0, 0, 0, 9]), Buffer.from('{garbage!')]),
+      'is not JSON',
+    ],
     ['a wrong protocol version', () => encodeFrame({ type: 'hello', protocol: 99 }), 'protocol 99'],
   ])('refuses %s with a clear error and reads nothing of it', async (_what, bytes, message) => {
     const r = await start();

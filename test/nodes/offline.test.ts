@@ -26,11 +26,16 @@ afterEach(() => {
 
 const humanEvents = (key: string) =>
   t.gw.state.changesSince(key, 0).events.filter((e) => e.kind === 'human_direct_message');
-const missing = (key: string) => t.gw.state.changesSince(key, 0).events.filter((e) => e.kind === 'upstream_missing');
+const missing = (key: string) =>
+  t.gw.state.changesSince(key, 0).events.filter((e) => e.kind === 'upstream_missing');
 const streak = (key: string) =>
-  (t.gw.db.prepare('SELECT missing_streak AS s FROM catalog_upstream_links WHERE session_key = ?').get(key) as {
-    s: number;
-  }).s;
+  (
+    t.gw.db
+      .prepare('SELECT missing_streak AS s FROM catalog_upstream_links WHERE session_key = ?')
+      .get(key) as {
+      s: number;
+    }
+  ).s;
 
 /** A node behind a wrapper: it writes its pid (exec keeps it) and refuses to start while `down` exists. */
 async function wrappedNode(): Promise<TestNode & { pidFile: string; down: string }> {
@@ -92,15 +97,20 @@ describe('an unreachable node', () => {
     const localFile = writeClaude(local.claude);
     const a = await t.gw.catalog.nodes.add({ command: slow.command });
     const b = await t.gw.catalog.nodes.add({ command: fast.command });
-    for (const hostId of [a.id, b.id]) await t.gw.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID, hostId });
+    for (const hostId of [a.id, b.id])
+      await t.gw.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID, hostId });
     t.gw.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID });
-    const keys = { slow: adoptedKeyFor('claude', CLAUDE_ID, a.id), fast: adoptedKeyFor('claude', CLAUDE_ID, b.id) };
+    const keys = {
+      slow: adoptedKeyFor('claude', CLAUDE_ID, a.id),
+      fast: adoptedKeyFor('claude', CLAUDE_ID, b.id),
+    };
     const localKey = adoptedKey('claude', CLAUDE_ID);
 
     const pid = Number(fs.readFileSync(slow.pidFile, 'utf8'));
     process.kill(pid, 'SIGSTOP');
     try {
-      for (const f of [slowFile, fastFile, localFile]) fs.appendFileSync(f, claudeUser('a prompt typed upstream'));
+      for (const f of [slowFile, fastFile, localFile])
+        fs.appendFileSync(f, claudeUser('a prompt typed upstream'));
       const started = Date.now();
       const check = t.gw.catalog.tick();
       // The local link and the other node's are recorded long before the stopped node times out.

@@ -72,7 +72,8 @@ const CASES: Case[] = [
     threadId: PI_ID,
     write: (r) => writePi(r),
     human: (text) => piMessage({ role: 'user', content: [{ type: 'text', text }] }, 'e1'),
-    tool: () => piMessage({ role: 'toolResult', toolCallId: 't1', content: [{ type: 'text', text: 'ok' }] }, 'e2'),
+    tool: () =>
+      piMessage({ role: 'toolResult', toolCallId: 't1', content: [{ type: 'text', text: 'ok' }] }, 'e2'),
   },
 ];
 
@@ -85,7 +86,12 @@ describe.each(CASES)('a remote $provider session', (c) => {
 
     const listed = (await t.gw.catalog.listAsync()).filter((e) => e.remote);
     expect(listed).toEqual([
-      expect.objectContaining({ provider: c.provider, threadId: c.threadId, hostId: info.id, hostName: 'devbox' }),
+      expect.objectContaining({
+        provider: c.provider,
+        threadId: c.threadId,
+        hostId: info.id,
+        hostName: 'devbox',
+      }),
     ]);
 
     const session = await t.gw.catalog.adopt({ provider: c.provider, threadId: c.threadId, hostId: info.id });
@@ -121,6 +127,8 @@ describe.each(CASES)('a remote $provider session', (c) => {
     await t.gw.catalog.tick();
     expect(events(key, 'upstream_missing')).toHaveLength(1);
     expect(events(key, 'upstream_missing')[0]?.payload).toEqual({ channel: c.provider });
-    expect(t.gw.db.prepare('SELECT 1 FROM catalog_upstream_links WHERE session_key = ?').get(key)).toBeUndefined();
+    expect(
+      t.gw.db.prepare('SELECT 1 FROM catalog_upstream_links WHERE session_key = ?').get(key),
+    ).toBeUndefined();
   });
 });

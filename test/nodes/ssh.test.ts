@@ -35,7 +35,11 @@ function gateway(config: string): TestGateway {
   });
 }
 
-async function refused(config: string, input: Parameters<TestGateway['gw']['catalog']['nodes']['add']>[0], message: string | RegExp) {
+async function refused(
+  config: string,
+  input: Parameters<TestGateway['gw']['catalog']['nodes']['add']>[0],
+  message: string | RegExp,
+) {
   const t = gateway(config);
   try {
     await expect(t.gw.catalog.nodes.add(input)).rejects.toThrow(message);
@@ -63,12 +67,17 @@ describe('a node over SSH', () => {
       expect(fs.readFileSync(path.join(nodeDir, 'id'), 'utf8').trim()).toBe(info.id);
 
       const listed = await t.gw.catalog.listAsync();
-      expect(listed).toEqual([expect.objectContaining({ threadId: CLAUDE_ID, hostId: info.id, hostName: 'remote', remote: true })]);
+      expect(listed).toEqual([
+        expect.objectContaining({ threadId: CLAUDE_ID, hostId: info.id, hostName: 'remote', remote: true }),
+      ]);
       const s = await t.gw.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID, hostId: info.id });
       expect(s.key).toBe(adoptedKeyFor('claude', CLAUDE_ID, info.id));
       fs.appendFileSync(file, claudeUser('typed on the remote machine'));
       await t.gw.catalog.tick();
-      expect(t.gw.state.changesSince(s.key, 0).events.map((e) => e.kind)).toEqual(['adopted', 'human_direct_message']);
+      expect(t.gw.state.changesSince(s.key, 0).events.map((e) => e.kind)).toEqual([
+        'adopted',
+        'human_direct_message',
+      ]);
 
       // A restart reconnects to the same node without copying again.
       const mtime = fs.statSync(installed).mtimeMs;
@@ -91,7 +100,11 @@ describe('a node over SSH', () => {
   });
 
   it('refuses an unknown host key, a refused login key, and a missing node command, each by name', async () => {
-    await refused(sshd.config({ knownHosts: '' }), { ssh: 'sightline-test' }, 'the host key is not known yet');
+    await refused(
+      sshd.config({ knownHosts: '' }),
+      { ssh: 'sightline-test' },
+      'the host key is not known yet',
+    );
     await refused(
       sshd.config({ identity: sshd.keygen('stranger').key }),
       { ssh: 'sightline-test' },

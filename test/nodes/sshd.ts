@@ -50,8 +50,10 @@ function canConnect(port: number): Promise<boolean> {
 }
 
 export async function startSshd(dir: string): Promise<Sshd> {
-  if (!SSHD) throw new Error('sshd is not installed (Debian: apt-get install openssh-server); this test needs it');
-  if (spawnSync('ssh', ['-V']).error) throw new Error('the ssh client is not installed (Debian: openssh-client)');
+  if (!SSHD)
+    throw new Error('sshd is not installed (Debian: apt-get install openssh-server); this test needs it');
+  if (spawnSync('ssh', ['-V']).error)
+    throw new Error('the ssh client is not installed (Debian: openssh-client)');
   const keygen = (name: string) => {
     const key = path.join(dir, name);
     const r = spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', name, '-f', key]);
@@ -92,7 +94,9 @@ export async function startSshd(dir: string): Promise<Sshd> {
     ].join('\n'),
   );
   const log: string[] = [];
-  const child: ChildProcess = spawn(SSHD, ['-D', '-e', '-f', configFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(SSHD, ['-D', '-e', '-f', configFile], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   child.stderr?.on('data', (d: Buffer) => log.push(d.toString()));
   const exited = new Promise<void>((r) => child.on('exit', () => r()));
   try {

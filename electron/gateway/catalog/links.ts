@@ -172,7 +172,10 @@ export function createLinkRepo(db: Database.Database) {
     ownTextsOf(sessionKeys: readonly string[]): Map<string, string[]> {
       const out = new Map<string, string[]>();
       if (sessionKeys.length === 0) return out;
-      for (const r of ownManyStmt.all(JSON.stringify(sessionKeys)) as { session_key: string; text: string }[]) {
+      for (const r of ownManyStmt.all(JSON.stringify(sessionKeys)) as {
+        session_key: string;
+        text: string;
+      }[]) {
         const list = out.get(r.session_key) ?? [];
         if (list.length < OWN_TEXTS_KEPT) list.push(r.text);
         out.set(r.session_key, list);

@@ -20,7 +20,10 @@ const text = (v: unknown, max: number): string | undefined =>
 const time = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
 
-export function wireEntry(v: unknown, modules: ReadonlyMap<string, ProviderModule>): ProviderEntry | undefined {
+export function wireEntry(
+  v: unknown,
+  modules: ReadonlyMap<string, ProviderModule>,
+): ProviderEntry | undefined {
   if (!isObject(v)) return undefined;
   const m = typeof v.provider === 'string' ? modules.get(v.provider) : undefined;
   const threadId = text(v.threadId, 200);
@@ -114,7 +117,13 @@ export function wireOutcome(v: unknown): ProbeOutcome {
       const marker = wireMarker(v.marker);
       const turns = v.turns;
       const from = text(v.from, 1000);
-      if (!marker || from === undefined || typeof turns !== 'number' || !Number.isSafeInteger(turns) || turns < 0)
+      if (
+        !marker ||
+        from === undefined ||
+        typeof turns !== 'number' ||
+        !Number.isSafeInteger(turns) ||
+        turns < 0
+      )
         return inconclusive('the node sent a malformed activity outcome');
       const occurredAt = time(v.occurredAt);
       const messages = v.messages === undefined ? undefined : wireMessages(v.messages);

@@ -45,7 +45,13 @@ export function createRemoteCatalog(d: RemoteDeps) {
   const resumeAt = new Map<string, string>();
 
   /** A request to a node; a timeout drops the connection (the node shows offline). */
-  async function ask<T>(hostId: string, conn: NodeConnection, op: string, args: Record<string, unknown>, ms: number) {
+  async function ask<T>(
+    hostId: string,
+    conn: NodeConnection,
+    op: string,
+    args: Record<string, unknown>,
+    ms: number,
+  ) {
     try {
       return await conn.request<T>(op, args, ms);
     } catch (err) {
@@ -69,7 +75,10 @@ export function createRemoteCatalog(d: RemoteDeps) {
     if (err instanceof GatewayError) return err;
     const name = nodeName(hostId);
     if (err instanceof NodeRequestError)
-      return new GatewayError(err.code === 'not_found' ? 'not_found' : 'unavailable', `${name}: ${err.message}`);
+      return new GatewayError(
+        err.code === 'not_found' ? 'not_found' : 'unavailable',
+        `${name}: ${err.message}`,
+      );
     if (err instanceof NodeOfflineError)
       return new GatewayError('unavailable', `The node "${name}" is offline: ${err.message}`);
     return new GatewayError('internal', `${name}: ${err instanceof Error ? err.message : String(err)}`);
@@ -85,7 +94,13 @@ export function createRemoteCatalog(d: RemoteDeps) {
       const e = wireEntry(v, d.modules);
       if (!e) continue;
       const adopted = links.get(adoptedKeyFor(e.provider, e.threadId, hostId)) !== undefined;
-      out.push({ ...e, hostId, hostName: info?.name ?? hostId, remote: true, ...(adopted ? { adopted: true } : {}) });
+      out.push({
+        ...e,
+        hostId,
+        hostName: info?.name ?? hostId,
+        remote: true,
+        ...(adopted ? { adopted: true } : {}),
+      });
     }
     nodes.checked(hostId, out.length);
     return out;
@@ -97,7 +112,10 @@ export function createRemoteCatalog(d: RemoteDeps) {
     const lists = await Promise.all(
       online.map((n) =>
         listNode(n.id).catch((err: unknown) => {
-          logger.warn('catalog: cannot list a node', { nodeId: n.id, error: String((err as Error)?.message ?? err) });
+          logger.warn('catalog: cannot list a node', {
+            nodeId: n.id,
+            error: String((err as Error)?.message ?? err),
+          });
           return [];
         }),
       ),
@@ -105,7 +123,11 @@ export function createRemoteCatalog(d: RemoteDeps) {
     return lists.flat();
   }
 
-  async function adopt(input: { provider: CatalogProvider | string; threadId: string; hostId: string }): Promise<SessionInfo> {
+  async function adopt(input: {
+    provider: CatalogProvider | string;
+    threadId: string;
+    hostId: string;
+  }): Promise<SessionInfo> {
     const hostId = input.hostId;
     if (!nodes.get(hostId)) throw notFound(`Unknown host: ${hostId}`);
     const m = module(input.provider);
@@ -123,11 +145,18 @@ export function createRemoteCatalog(d: RemoteDeps) {
       const entry = wireEntry(found?.entry, d.modules);
       const ref = wireRef(found?.ref);
       if (!entry || !ref || entry.provider !== m.id || entry.threadId !== threadId)
-        throw new GatewayError('unavailable', `${nodeName(hostId)}: the node answered with a malformed session`);
+        throw new GatewayError(
+          'unavailable',
+          `${nodeName(hostId)}: the node answered with a malformed session`,
+        );
       const marker = wireMarker(
         await ask(hostId, conn, 'baseline', { provider: m.id, ref }, d.requestTimeoutMs),
       );
-      if (!marker) throw new GatewayError('unavailable', `${nodeName(hostId)}: the node answered with a malformed marker`);
+      if (!marker)
+        throw new GatewayError(
+          'unavailable',
+          `${nodeName(hostId)}: the node answered with a malformed marker`,
+        );
       const key = adoptedKeyFor(m.id, threadId, hostId);
       let transcript: VisibleMessage[] = [];
       if (!d.adopt.sessions.get(key)) {
@@ -144,21 +173,32 @@ export function createRemoteCatalog(d: RemoteDeps) {
           logger.warn('catalog: transcript import failed', { sessionKey: key, error: String(err) });
         }
       }
-      return writeAdoption({ ...d.adopt, hostId }, { key, provider: m, loc: { entry, ref }, marker, transcript });
+      return writeAdoption(
+        { ...d.adopt, hostId },
+        { key, provider: m, loc: { entry, ref }, marker, transcript },
+      );
     } catch (err) {
       throw failure(hostId, err);
     }
   }
 
   /** One node's share of a monitor check: its links in chunks, bounded by the budget. */
-  async function check(hostId: string, all: Link[], apply: ApplyOutcome, cancelled: () => boolean): Promise<void> {
+  async function check(
+    hostId: string,
+    all: Link[],
+    apply: ApplyOutcome,
+    cancelled: () => boolean,
+  ): Promise<void> {
     const deadline = performance.now() + d.budgetMs;
     let conn: NodeConnection;
     try {
       conn = await Promise.race([
         nodes.connection(hostId),
         new Promise<never>((_, reject) =>
-          setTimeout(() => reject(new NodeOfflineError('no connection within the budget')), d.budgetMs).unref(),
+          setTimeout(
+            () => reject(new NodeOfflineError('no connection within the budget')),
+            d.budgetMs,
+          ).unref(),
         ),
       ]);
     } catch (err) {
@@ -222,7 +262,10 @@ export function createRemoteCatalog(d: RemoteDeps) {
         try {
           apply(chunk[k]!, wireOutcome(r));
         } catch (err) {
-          logger.error('catalog: upstream check failed', { sessionKey: chunk[k]!.sessionKey, error: String(err) });
+          logger.error('catalog: upstream check failed', {
+            sessionKey: chunk[k]!.sessionKey,
+            error: String(err),
+          });
         }
       });
       i += results.length;
@@ -244,7 +287,12 @@ export function createRemoteCatalog(d: RemoteDeps) {
         hostId,
         conn,
         'continue',
-        { provider: link.provider, threadId: link.threadId, text, cwd: (link as { cwd?: string | null }).cwd ?? null },
+        {
+          provider: link.provider,
+          threadId: link.threadId,
+          text,
+          cwd: (link as { cwd?: string | null }).cwd ?? null,
+        },
         CONTINUE_TIMEOUT_MS,
       );
       return typeof r?.stdout === 'string' ? r.stdout.slice(0, 256 * 1024) : '';

@@ -46,7 +46,8 @@ export interface ExitInfo {
 const STDERR_KEPT = 8 * 1024;
 
 function parseHello(f: Record<string, unknown>): NodeHello | string {
-  if (f.type === 'error' && typeof f.message === 'string') return `the node refused: ${f.message.slice(0, 300)}`;
+  if (f.type === 'error' && typeof f.message === 'string')
+    return `the node refused: ${f.message.slice(0, 300)}`;
   if (f.type !== 'hello') return 'the node did not start with a hello';
   if (f.protocol !== PROTOCOL)
     return `the node speaks protocol ${typeof f.protocol === 'number' ? f.protocol : '(none)'}; this Sightline speaks protocol ${PROTOCOL}`;
@@ -188,7 +189,9 @@ export class NodeConnection {
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new NodeOfflineError(`the node did not answer "${op}" within ${Math.round(timeoutMs / 1000)} s`));
+        reject(
+          new NodeOfflineError(`the node did not answer "${op}" within ${Math.round(timeoutMs / 1000)} s`),
+        );
       }, timeoutMs);
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
       try {
@@ -217,7 +220,8 @@ export class NodeConnection {
 
   private answer(f: Record<string, unknown>): void {
     const id = f.id;
-    if (f.type !== 'res' || typeof id !== 'number') return this.drop('the node sent something that is not an answer');
+    if (f.type !== 'res' || typeof id !== 'number')
+      return this.drop('the node sent something that is not an answer');
     const p = this.pending.get(id);
     // An answer after its timeout: dropped.
     if (!p) return;
@@ -227,7 +231,8 @@ export class NodeConnection {
     else {
       const e = isObject(f.error) ? f.error : {};
       const code = typeof e.code === 'string' ? (e.code as ErrorCode) : 'failed';
-      const message = typeof e.message === 'string' ? e.message.slice(0, 1000) : 'the node refused the request';
+      const message =
+        typeof e.message === 'string' ? e.message.slice(0, 1000) : 'the node refused the request';
       p.reject(new NodeRequestError(code, message));
     }
   }

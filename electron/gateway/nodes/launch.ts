@@ -43,7 +43,8 @@ export class NodeStartError extends Error {
 }
 
 /** user@host, a Host alias of ~/.ssh/config, or user@[v6 address]; never an option. */
-const DESTINATION = /^(?:[A-Za-z0-9_][A-Za-z0-9_.+-]{0,63}@)?(?:[A-Za-z0-9_][A-Za-z0-9_.-]{0,252}|\[[0-9A-Fa-f:.%]{2,60}\])$/;
+const DESTINATION =
+  /^(?:[A-Za-z0-9_][A-Za-z0-9_.+-]{0,63}@)?(?:[A-Za-z0-9_][A-Za-z0-9_.-]{0,252}|\[[0-9A-Fa-f:.%]{2,60}\])$/;
 
 export function checkDestination(dest: unknown): string {
   if (typeof dest !== 'string' || !DESTINATION.test(dest))
@@ -141,7 +142,11 @@ async function waitReady(conn: NodeConnection): Promise<{ hello: NodeHello } | {
 /** Runs `argv` with `input` on stdin; resolves with how it ended. */
 function runWithInput(argv: string[], input: Buffer, env: NodeJS.ProcessEnv | undefined): Promise<ExitInfo> {
   return new Promise((resolve) => {
-    const child = spawn(argv[0]!, argv.slice(1), { shell: false, stdio: ['pipe', 'ignore', 'pipe'], env: env ?? process.env });
+    const child = spawn(argv[0]!, argv.slice(1), {
+      shell: false,
+      stdio: ['pipe', 'ignore', 'pipe'],
+      env: env ?? process.env,
+    });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString('utf8')).slice(-8192)));
     child.stdin.on('error', () => {});
@@ -180,7 +185,10 @@ export async function launchNode(
     }
   }
   for (let attempt = 0; ; attempt++) {
-    const conn = NodeConnection.start(argv, { helloTimeoutMs: o.helloTimeoutMs, ...(o.env ? { env: o.env } : {}) });
+    const conn = NodeConnection.start(argv, {
+      helloTimeoutMs: o.helloTimeoutMs,
+      ...(o.env ? { env: o.env } : {}),
+    });
     const r = await waitReady(conn);
     if ('hello' in r) return { conn, hello: r.hello };
     if (install && attempt === 0 && r.exit.code === EXIT.noFile) {

@@ -56,13 +56,7 @@ export interface NodeHello {
 }
 
 export type ErrorCode =
-  | 'protocol'
-  | 'bad_request'
-  | 'outside_roots'
-  | 'not_found'
-  | 'unavailable'
-  | 'continue_disabled'
-  | 'failed';
+  'protocol' | 'bad_request' | 'outside_roots' | 'not_found' | 'unavailable' | 'continue_disabled' | 'failed';
 
 export interface WireError {
   code: ErrorCode;

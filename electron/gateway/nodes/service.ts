@@ -201,7 +201,8 @@ export function createNodes(deps: NodesDeps) {
   }
 
   function checkInput(input: NodeAddInput): NodeSpec {
-    if (typeof input !== 'object' || input === null) throw new GatewayError('invalid_argument', 'node input is required');
+    if (typeof input !== 'object' || input === null)
+      throw new GatewayError('invalid_argument', 'node input is required');
     const hasSsh = input.ssh !== undefined;
     const hasCommand = input.command !== undefined;
     if (hasSsh === hasCommand)
@@ -242,7 +243,10 @@ export function createNodes(deps: NodesDeps) {
         sessions = Array.isArray(listed?.entries) ? listed.entries.length : null;
       } catch (err) {
         conn.close('list failed');
-        throw new GatewayError('unavailable', `The node answered but could not list its sessions: ${(err as Error).message}`);
+        throw new GatewayError(
+          'unavailable',
+          `The node answered but could not list its sessions: ${(err as Error).message}`,
+        );
       }
       if (closed) {
         conn.close('the gateway is closing');
@@ -278,7 +282,8 @@ export function createNodes(deps: NodesDeps) {
     },
     rename(id: string, name: string): NodeInfo {
       const n = typeof name === 'string' ? name.trim() : '';
-      if (!n || n.length > 100) throw new GatewayError('invalid_argument', 'name must be 1 to 100 characters');
+      if (!n || n.length > 100)
+        throw new GatewayError('invalid_argument', 'name must be 1 to 100 characters');
       if (q.rename.run(n, now(), id).changes === 0) throw notFound(`Unknown node: ${id}`);
       changed();
       deps.emit({ type: 'catalog:changed' });

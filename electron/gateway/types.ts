@@ -14,6 +14,7 @@ export type { ActorType, ChangesSince, CursorPositions, EventKind, NoticeEntry, 
 
 import type { Scheduler } from './scheduler';
 export type { Scheduler };
+import type { SecretsOptions } from './trust/secrets';
 
 // The views the renderer also sees are defined once, in shared/ipc/types.ts.
 import type {
@@ -26,6 +27,8 @@ import type {
 export type { CatalogEntry, CatalogProvider, GatewayEvent, NodeInfo, ProviderId };
 export type {
   AcpProfile,
+  ConsentKind,
+  ConsentRequestView,
   CursorRow,
   Goal,
   GoalStatus,
@@ -33,6 +36,7 @@ export type {
   PermissionRequestView,
   RunInfo,
   RunStatus,
+  SecretStorageInfo,
   ToolCallRecord,
   TranscriptMessage,
 } from '../../shared/ipc/types';
@@ -68,6 +72,11 @@ export interface GatewayOptions {
     helloTimeoutMs?: number;
     requestTimeoutMs?: number;
   };
+  /**
+   * Addition: how secrets are sealed at rest. Electron passes its safeStorage; without it (browser
+   * mode, scripts) they are stored as they are and `gateway.secrets.info` says so.
+   */
+  secrets?: SecretsOptions;
 }
 
 export interface Logger {

@@ -80,8 +80,8 @@ describe('an unreachable node', () => {
     await t.gw.catalog.tick();
     expect(t.gw.catalog.nodes.list()[0]?.state).toBe('online');
     expect(humanEvents(key).map((e) => e.payload)).toEqual([
-      { channel: 'claude' },
-      { channel: 'claude', turns: 2 },
+      undefined,
+      { turns: 2 },
     ]);
     await t.gw.catalog.tick();
     expect(humanEvents(key)).toHaveLength(2);

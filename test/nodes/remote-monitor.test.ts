@@ -104,7 +104,7 @@ describe.each(CASES)('a remote $provider session', (c) => {
     fs.appendFileSync(file, c.human('please also check the refunds endpoint'));
     await t.gw.catalog.tick();
     expect(events(key, 'human_direct_message')).toHaveLength(1);
-    expect(events(key, 'human_direct_message')[0]?.payload).toEqual({ channel: c.provider });
+    expect(events(key, 'human_direct_message')[0]?.payload).toBeUndefined();
     expect(t.gw.notices.peek(ADOPTING_WATCHER)).toHaveLength(1);
 
     // Tool output: nothing. Two prompts in one check: one event with {turns: 2}.
@@ -114,8 +114,8 @@ describe.each(CASES)('a remote $provider session', (c) => {
     fs.appendFileSync(file, c.human('one') + c.human('two'));
     await t.gw.catalog.tick();
     expect(events(key, 'human_direct_message').map((e) => e.payload)).toEqual([
-      { channel: c.provider },
-      { channel: c.provider, turns: 2 },
+      undefined,
+      { turns: 2 },
     ]);
 
     // Deleted on the node: exactly one upstream_missing after three checks, and the link goes.

@@ -79,10 +79,7 @@ describe('an unreachable node', () => {
     fs.rmSync(n.down);
     await t.gw.catalog.tick();
     expect(t.gw.catalog.nodes.list()[0]?.state).toBe('online');
-    expect(humanEvents(key).map((e) => e.payload)).toEqual([
-      undefined,
-      { turns: 2 },
-    ]);
+    expect(humanEvents(key).map((e) => e.payload)).toEqual([undefined, { turns: 2 }]);
     await t.gw.catalog.tick();
     expect(humanEvents(key)).toHaveLength(2);
     expect(missing(key)).toHaveLength(0);

@@ -113,10 +113,7 @@ describe.each(CASES)('a remote $provider session', (c) => {
     expect(events(key, 'human_direct_message')).toHaveLength(1);
     fs.appendFileSync(file, c.human('one') + c.human('two'));
     await t.gw.catalog.tick();
-    expect(events(key, 'human_direct_message').map((e) => e.payload)).toEqual([
-      undefined,
-      { turns: 2 },
-    ]);
+    expect(events(key, 'human_direct_message').map((e) => e.payload)).toEqual([undefined, { turns: 2 }]);
 
     // Deleted on the node: exactly one upstream_missing after three checks, and the link goes.
     fs.rmSync(file);

@@ -7,7 +7,8 @@ import path from 'node:path';
 import type { CatalogEntry } from '../gateway/types';
 import { isNotFound } from '../gateway/catalog/kit/fsio';
 import type { SqliteOpener } from '../gateway/catalog/kit/sqlite';
-import { cliProgramAndRun } from './continue';
+import { runContinue } from './continue';
+import { checkThreadId, guardSource } from '../gateway/catalog/thread-ids';
 import type {
   MarkerFields,
   ProbeOutcome,
@@ -107,7 +108,7 @@ export function createNodeService(o: NodeServiceOptions) {
       available: !needsSqlite || o.sqlite.ok,
       ...(needsSqlite && !o.sqlite.ok ? { reason: o.sqlite.reason } : {}),
     };
-    sources.set(m.id, { module: m, source: m.open(root, { fs: gfs, sqlite }), status });
+    sources.set(m.id, { module: m, source: guardSource(m, m.open(root, { fs: gfs, sqlite })), status });
   }
 
   const hello: NodeHello = {
@@ -288,13 +289,14 @@ export function createNodeService(o: NodeServiceOptions) {
             'this node was started without --allow-continue: it only reads sessions, it does not send into them',
           );
         const p = provider(args.provider);
-        const threadId = str(args.threadId, 'threadId', 200);
+        // Ids are data, never flags: checked here too (the gateway is not trusted with the CLI).
+        const threadId = checkThreadId(p.module, str(args.threadId, 'threadId', 200));
         const text = str(args.text, 'text', MAX_TEXT);
         const cwd = typeof args.cwd === 'string' ? args.cwd : null;
         const cmd = p.source.continueCommand?.(threadId, text);
         if (!cmd)
           throw new NodeError('unavailable', `Continue is not available for ${p.module.label} sessions yet`);
-        return cliProgramAndRun(cmd, { env: o.env, cwd });
+        return runContinue(cmd, { env: o.env, cwd });
       }
       default:
         return bad(`unknown op "${op.slice(0, 64)}"`);

@@ -342,7 +342,7 @@ export interface PermissionRequestView {
 }
 
 /** What a consent question is about: a program Sightline is about to run for the first time. */
-export const CONSENT_KINDS = ['acp-profile', 'continue', 'terminal'] as const;
+export const CONSENT_KINDS = ['acp-profile', 'continue', 'terminal', 'node'] as const;
 export type ConsentKind = (typeof CONSENT_KINDS)[number];
 
 /**

@@ -5,9 +5,11 @@
 // only wires them to the gateway's links, sessions and signal log.
 import os from 'node:os';
 import type Database from 'better-sqlite3';
+import { notFound } from '../errors';
 import { realScheduler, type Cancel, type Scheduler } from '../scheduler';
 import { createNodes, type NodeAddInput } from '../nodes/service';
 import type { LaunchOptions } from '../nodes/launch';
+import type { Consent } from '../trust/consent';
 import type {
   Catalog,
   CatalogEntry,
@@ -20,7 +22,7 @@ import type {
   Sessions,
 } from '../types';
 import { adoptedKey, createAdopt } from './adopt';
-import { runCli } from './continue';
+import { cliProgram, continueFolder, runCli } from './continue';
 import { isNotFound, nodeFs, type CatalogFs } from './kit/fsio';
 import type { SqliteOpener } from './kit/sqlite';
 import { createLinkRepo, type Link } from './links';
@@ -29,6 +31,7 @@ import { createRemoteCatalog } from './remote';
 import type { Located, ProviderModule, ProviderSource, VisibleMessage } from './provider';
 import { PROVIDER_MODULES } from './providers';
 import { resolveCatalogRoots, type RootsById } from './roots';
+import { checkThreadId, guardSource } from './thread-ids';
 import { betterSqliteOpener } from './sqlite';
 
 export { ADOPTING_WATCHER, adoptedKey } from './adopt';
@@ -65,12 +68,19 @@ export interface CatalogDeps {
   providerBudgetMs?: number;
   /** Addition: timers of the monitor cadence (default the real ones). */
   scheduler?: Scheduler;
+  /**
+   * Addition: how an adoption's writes run as one transaction (the gateway passes its own, which
+   * sends push events after the commit; default: a plain transaction on `db`).
+   */
+  transaction?<T>(fn: () => T): T;
   /** Addition (live transcripts): the visible messages of rows a check consumed, per link. */
   onUpstreamMessages?(link: Link, messages: VisibleMessage[]): void;
   /** Addition (paired nodes): push events (nodes:changed, catalog:changed). */
   emit?(e: GatewayEvent): void;
   /** Addition (paired nodes): how nodes are reached, and how long they may take. */
   nodes?: NodeOptions;
+  /** Addition: the person's consent to a continue command (default: none asked, trusted). */
+  confirm?: Consent['confirm'];
 }
 
 export interface NodeOptions {
@@ -118,7 +128,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
   const providers = new Map<string, { module: ProviderModule; source: ProviderSource; root: string }>();
   for (const m of modules) {
     const root = roots[m.id]!;
-    providers.set(m.id, { module: m, source: m.open(root, io), root });
+    providers.set(m.id, { module: m, source: guardSource(m, m.open(root, io)), root });
   }
   const emit = deps.emit ?? (() => {});
   const budgetMs = deps.providerBudgetMs ?? PROVIDER_BUDGET_MS;
@@ -136,6 +146,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     launch,
     helloTimeoutMs: deps.nodes?.helloTimeoutMs ?? 20_000,
     removeLinks: (h) => links.removeHost(h),
+    ...(deps.confirm ? { confirm: deps.confirm } : {}),
   });
   const adoptDeps = {
     sessions: deps.sessions,
@@ -144,6 +155,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     logger: deps.logger,
     now: deps.now,
     importTranscript: deps.importTranscript,
+    transaction: deps.transaction ?? (<T>(fn: () => T): T => deps.db.transaction(fn)()),
   };
   const remote = createRemoteCatalog({
     nodes,
@@ -240,21 +252,46 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     if (typeof text !== 'string' || text.trim() === '') throw new Error('text is required');
     const link = links.get(sessionKey);
     if (!link)
-      throw new Error(`Unknown sessionKey: ${sessionKey} (not an adopted session with an upstream link)`);
-    if (nodes.isNode(link.hostId)) {
-      // On a paired node: its CLI runs there (only on a node started with --allow-continue).
-      rememberOwnText(sessionKey, text);
-      return imported(sessionKey, text, await remote.continue(link, text));
-    }
+      throw notFound(`Unknown sessionKey: ${sessionKey} (not an adopted session with an upstream link)`);
     const p = providers.get(link.provider);
-    const cmd = p?.source.continueCommand?.(link.threadId, text);
+    // Checked again here: a link may come from before ids were checked, or from another gateway.
+    const cmd = p?.source.continueCommand?.(checkThreadId(p.module, link.threadId), text);
     if (!p || !cmd)
       throw new Error(
         `Continue in Sightline is not available for ${link.provider} sessions yet: continue it in ${p?.module.label ?? link.provider} itself`,
       );
+    const label = deps.sessions.get(sessionKey)?.label ?? link.threadId;
+    if (nodes.isNode(link.hostId)) {
+      // On a paired node: its CLI runs there (only on a node started with --allow-continue), after
+      // the person allowed that CLI in that folder on that node for this session.
+      const node = nodes.get(link.hostId)?.name ?? link.hostId;
+      await deps.confirm?.(
+        {
+          kind: 'continue',
+          title: `Continue the ${p.module.label} session "${label}" with its CLI on the node "${node}"`,
+          command: { program: cmd.command, args: cmd.args, ...(link.cwd ? { cwd: link.cwd } : {}) },
+          sessionKey,
+        },
+        { remember: `continue:${sessionKey}:${link.hostId}:${cmd.command}:${link.cwd ?? ''}` },
+      );
+      rememberOwnText(sessionKey, text);
+      return imported(sessionKey, text, await remote.continue(link, text));
+    }
+    const env = deps.env ?? process.env;
+    const program = cliProgram(cmd.command, env);
+    const cwd = continueFolder(link.cwd);
+    // The person allows this CLI in this folder for this session once (the text changes each time).
+    await deps.confirm?.(
+      {
+        kind: 'continue',
+        title: `Continue the ${p.module.label} session "${label}" with its CLI`,
+        command: { program, args: cmd.args, cwd },
+        sessionKey,
+      },
+      { remember: `continue:${sessionKey}:${program}:${cwd}` },
+    );
     rememberOwnText(sessionKey, text);
-    const cwd = p.source.find(link.threadId)?.entry.cwd;
-    const { stdout } = await runCli(cmd, { env: deps.env ?? process.env, ...(cwd ? { cwd } : {}) });
+    const { stdout } = await runCli(program, cmd.args, { env, cwd });
     imported(sessionKey, text, stdout);
   }
 

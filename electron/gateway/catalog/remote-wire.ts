@@ -3,6 +3,7 @@
 // outcome (never "missing", never a count) or is left out of a list.
 import { isObject } from '../nodes/protocol';
 import type { MessageRole } from '../types';
+import { isThreadId } from './thread-ids';
 import type {
   MarkerFields,
   ProbeOutcome,
@@ -27,7 +28,8 @@ export function wireEntry(
   if (!isObject(v)) return undefined;
   const m = typeof v.provider === 'string' ? modules.get(v.provider) : undefined;
   const threadId = text(v.threadId, 200);
-  if (!m || !threadId || /[\s\0]/.test(threadId)) return undefined;
+  // A node's ids are checked like local ones: another shape is not listed (ids never become flags).
+  if (!m || !threadId || !isThreadId(m, threadId)) return undefined;
   const title = text(v.title, 1000) ?? threadId;
   const cwd = text(v.cwd, 4096);
   const createdAt = time(v.createdAt);

@@ -12,6 +12,7 @@ import { NodeOfflineError, NodeRequestError, type NodeConnection } from '../node
 import type { NodesService } from '../nodes/service';
 import type { CatalogEntry, CatalogProvider, Logger, SessionInfo } from '../types';
 import { IMPORT_MESSAGES, writeAdoption, type AdoptDeps } from './adopt';
+import { checkThreadId } from './thread-ids';
 import { textKey } from './kit/text';
 import type { Link, LinkRepo } from './links';
 import { rotate, type ApplyOutcome, type RemoteChecks } from './monitor';
@@ -133,6 +134,7 @@ export function createRemoteCatalog(d: RemoteDeps) {
     const m = module(input.provider);
     const threadId = typeof input.threadId === 'string' ? input.threadId.trim() : '';
     if (!threadId) throw new GatewayError('invalid_argument', 'threadId is required');
+    checkThreadId(m, threadId);
     try {
       const conn = await nodes.connection(hostId);
       const found = await ask<{ entry?: unknown; ref?: unknown }>(
@@ -173,10 +175,8 @@ export function createRemoteCatalog(d: RemoteDeps) {
           logger.warn('catalog: transcript import failed', { sessionKey: key, error: String(err) });
         }
       }
-      return writeAdoption(
-        { ...d.adopt, hostId },
-        { key, provider: m, loc: { entry, ref }, marker, transcript },
-      );
+      const a = { key, provider: m, loc: { entry, ref }, marker, transcript };
+      return d.adopt.transaction(() => writeAdoption({ ...d.adopt, hostId }, a));
     } catch (err) {
       throw failure(hostId, err);
     }
@@ -291,7 +291,7 @@ export function createRemoteCatalog(d: RemoteDeps) {
           provider: link.provider,
           threadId: link.threadId,
           text,
-          cwd: (link as { cwd?: string | null }).cwd ?? null,
+          cwd: link.cwd,
         },
         CONTINUE_TIMEOUT_MS,
       );

@@ -102,8 +102,20 @@ function installScript(id: string): string {
   ].join(' && ');
 }
 
-function sshArgv(o: LaunchOptions, dest: string, remote: string): string[] {
+function sshArgv(o: Pick<LaunchOptions, 'sshCommand'>, dest: string, remote: string): string[] {
   return [...o.sshCommand, '-T', '-o', 'BatchMode=yes', '-o', 'ServerAliveInterval=15', '--', dest, remote];
+}
+
+/**
+ * The command line of a node whose command the person named (a local command, or a node command
+ * run over SSH): it goes through their consent before it first runs. Undefined for an SSH node
+ * that runs Sightline's own node file.
+ */
+export function namedCommandLine(spec: NodeSpec, o: Pick<LaunchOptions, 'sshCommand'>): string[] | undefined {
+  if (spec.command) return checkCommand(spec.command, 'The node command');
+  if (!spec.nodeCommand) return undefined;
+  const words = checkCommand(spec.nodeCommand, 'The node command');
+  return sshArgv(o, checkDestination(spec.ssh), words.map(shQuote).join(' '));
 }
 
 /** What went wrong, in words a person can act on. */
@@ -164,25 +176,19 @@ export async function launchNode(
   spec: NodeSpec,
   o: LaunchOptions,
 ): Promise<{ conn: NodeConnection; hello: NodeHello }> {
-  let argv: string[];
   let install: (() => Promise<ExitInfo>) | undefined;
-  if (spec.command) argv = checkCommand(spec.command, 'The node command');
-  else {
+  let argv = namedCommandLine(spec, o);
+  if (!argv) {
     const dest = checkDestination(spec.ssh);
-    if (spec.nodeCommand) {
-      const words = checkCommand(spec.nodeCommand, 'The node command');
-      argv = sshArgv(o, dest, words.map(shQuote).join(' '));
-    } else {
-      if (!o.bundle || !fs.existsSync(o.bundle))
-        throw new NodeStartError(
-          `This Sightline has no node file to install on ${dest} (build it with "npm run build:node"), or name the node command to run there.`,
-        );
-      const bundle = o.bundle;
-      const id = bundleId(bundle);
-      argv = sshArgv(o, dest, `sh -c ${shQuote(runScript(id, spec.allowContinue === true))}`);
-      install = () =>
-        runWithInput(sshArgv(o, dest, `sh -c ${shQuote(installScript(id))}`), fs.readFileSync(bundle), o.env);
-    }
+    if (!o.bundle || !fs.existsSync(o.bundle))
+      throw new NodeStartError(
+        `This Sightline has no node file to install on ${dest} (build it with "npm run build:node"), or name the node command to run there.`,
+      );
+    const bundle = o.bundle;
+    const id = bundleId(bundle);
+    argv = sshArgv(o, dest, `sh -c ${shQuote(runScript(id, spec.allowContinue === true))}`);
+    install = () =>
+      runWithInput(sshArgv(o, dest, `sh -c ${shQuote(installScript(id))}`), fs.readFileSync(bundle), o.env);
   }
   for (let attempt = 0; ; attempt++) {
     const conn = NodeConnection.start(argv, {

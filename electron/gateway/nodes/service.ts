@@ -8,7 +8,8 @@ import { GatewayError, notFound } from '../errors';
 import type { Cancel, Scheduler } from '../scheduler';
 import type { GatewayEvent, Logger, NodeInfo } from '../types';
 import { NodeOfflineError, type NodeConnection } from './connection';
-import { launchNode, NodeStartError, type LaunchOptions, type NodeSpec } from './launch';
+import type { Consent } from '../trust/consent';
+import { launchNode, namedCommandLine, NodeStartError, type LaunchOptions, type NodeSpec } from './launch';
 import type { NodeHello } from './protocol';
 
 export const RECONNECT_FIRST_MS = 1000;
@@ -32,6 +33,8 @@ export interface NodesDeps {
   launch: Omit<LaunchOptions, 'helloTimeoutMs'>;
   /** How long a node may take to start and say hello (SSH included). */
   helloTimeoutMs: number;
+  /** The person's consent to a node command they named (default: none asked, trusted). */
+  confirm?: Consent['confirm'];
   /** The links of a removed node go with it (no upstream_missing: the person chose it). */
   removeLinks(hostId: string): void;
 }
@@ -200,6 +203,20 @@ export function createNodes(deps: NodesDeps) {
     return attempt;
   }
 
+  /** A node that cannot be started is unavailable, with the cause in words (launch.ts). */
+  function startError<T>(fn: () => T): T {
+    const map = (err: unknown): never => {
+      if (err instanceof NodeStartError) throw new GatewayError('unavailable', err.message);
+      throw err;
+    };
+    try {
+      const r = fn();
+      return (r instanceof Promise ? r.catch(map) : r) as T;
+    } catch (err) {
+      return map(err);
+    }
+  }
+
   function checkInput(input: NodeAddInput): NodeSpec {
     if (typeof input !== 'object' || input === null)
       throw new GatewayError('invalid_argument', 'node input is required');
@@ -224,13 +241,19 @@ export function createNodes(deps: NodesDeps) {
     /** Reaches the node, reads its hello and lists its sessions; only then is it stored. */
     async add(input: NodeAddInput): Promise<NodeInfo> {
       const s = checkInput(input);
+      const argv = startError(() => namedCommandLine(s, deps.launch));
+      // A command the person named starts a program: they see it and allow it once.
+      if (argv)
+        await deps.confirm?.(
+          {
+            kind: 'node',
+            title: `Add a node: run this command to reach ${s.ssh ?? 'the node'}`,
+            command: { program: argv[0]!, args: argv.slice(1) },
+          },
+          { remember: `node:${JSON.stringify(argv)}` },
+        );
       let started: Awaited<ReturnType<typeof launchNode>>;
-      try {
-        started = await launchNode(s, { ...deps.launch, helloTimeoutMs: deps.helloTimeoutMs });
-      } catch (err) {
-        if (err instanceof NodeStartError) throw new GatewayError('unavailable', err.message);
-        throw err;
-      }
+      started = await startError(() => launchNode(s, { ...deps.launch, helloTimeoutMs: deps.helloTimeoutMs }));
       const { conn, hello } = started;
       const existing = q.get.get(hello.nodeId);
       if (existing) {

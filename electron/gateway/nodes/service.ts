@@ -253,7 +253,9 @@ export function createNodes(deps: NodesDeps) {
           { remember: `node:${JSON.stringify(argv)}` },
         );
       let started: Awaited<ReturnType<typeof launchNode>>;
-      started = await startError(() => launchNode(s, { ...deps.launch, helloTimeoutMs: deps.helloTimeoutMs }));
+      started = await startError(() =>
+        launchNode(s, { ...deps.launch, helloTimeoutMs: deps.helloTimeoutMs }),
+      );
       const { conn, hello } = started;
       const existing = q.get.get(hello.nodeId);
       if (existing) {

@@ -252,11 +252,9 @@ export function createNodes(deps: NodesDeps) {
           },
           { remember: `node:${JSON.stringify(argv)}` },
         );
-      let started: Awaited<ReturnType<typeof launchNode>>;
-      started = await startError(() =>
+      const { conn, hello } = await startError(() =>
         launchNode(s, { ...deps.launch, helloTimeoutMs: deps.helloTimeoutMs }),
       );
-      const { conn, hello } = started;
       const existing = q.get.get(hello.nodeId);
       if (existing) {
         conn.close('already added');

@@ -13,6 +13,7 @@ import type {
   FleetSnapshot,
   Goal,
   InboxItem,
+  NodeInfo,
   PermissionRequestView,
   PushBatch,
   Preferences,
@@ -38,6 +39,10 @@ export interface ResultMap {
   'catalog:list': CatalogEntry[];
   'catalog:adopt': SessionView;
   'catalog:roots': CatalogRootView[];
+  'nodes:list': NodeInfo[];
+  'nodes:add': NodeInfo;
+  'nodes:rename': NodeInfo;
+  'nodes:remove': { removed: true };
   'demo:start': DemoFleet;
   'demo:reset': DemoFleet;
   'search:query': SearchResult;

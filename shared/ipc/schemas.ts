@@ -67,6 +67,13 @@ export const PREFERENCES_PATCH = z.strictObject({
 });
 
 const empty = z.strictObject({});
+const nodeId = nonEmpty('id', LIMITS.nodeId);
+/** A command line as a list of arguments (never a shell string). */
+const commandLine = (name: string) =>
+  z
+    .array(boundedString(name, LIMITS.command), { error: `${name} must be a list of arguments` })
+    .min(1, { error: `${name} must not be empty` })
+    .max(LIMITS.nodeCommandArgs, { error: `${name} must have at most ${LIMITS.nodeCommandArgs} arguments` });
 const sessionOnly = z.strictObject({ sessionKey });
 
 export const SCHEMAS = {
@@ -119,8 +126,21 @@ export const SCHEMAS = {
   'catalog:adopt': z.strictObject({
     provider: z.enum(CATALOG_PROVIDERS, { error: `provider must be one of ${CATALOG_PROVIDERS.join(', ')}` }),
     threadId: boundedString('threadId', LIMITS.threadId).min(1, { error: 'threadId must not be empty' }),
+    /** A paired node's id (NodeInfo.id); absent: this machine. */
+    hostId: nodeId.optional(),
   }),
   'catalog:roots': empty,
+  'nodes:list': empty,
+  /** Exactly one of ssh and command (the gateway says which is missing). */
+  'nodes:add': z.strictObject({
+    ssh: nonEmpty('ssh', LIMITS.sshDestination).optional(),
+    command: commandLine('command').optional(),
+    nodeCommand: commandLine('nodeCommand').optional(),
+    name: boundedString('name', LIMITS.nodeName).optional(),
+    allowContinue: flag('allowContinue'),
+  }),
+  'nodes:rename': z.strictObject({ id: nodeId, name: nonEmpty('name', LIMITS.nodeName) }),
+  'nodes:remove': z.strictObject({ id: nodeId }),
   'demo:start': empty,
   'demo:reset': empty,
   'search:query': z.strictObject({

@@ -62,6 +62,10 @@ describe('IPC contract types', () => {
       'human:send',
       'inbox:dismiss',
       'inbox:list',
+      'nodes:add',
+      'nodes:list',
+      'nodes:remove',
+      'nodes:rename',
       'prefs:get',
       'prefs:set',
       'runs:cancel',
@@ -107,6 +111,7 @@ describe('IPC contract types', () => {
     expectTypeOf<ArgsOf<'catalog:adopt'>>().toEqualTypeOf<{
       provider: 'claude' | 'codex' | 'opencode' | 'pi';
       threadId: string;
+      hostId?: string | undefined;
     }>();
     expectTypeOf<ArgsOf<'demo:start'>>().toEqualTypeOf<Empty>();
     expectTypeOf<ArgsOf<'agents:list'>>().toEqualTypeOf<Empty>();
@@ -365,6 +370,11 @@ describe('IPC argument schemas', () => {
     expect(bad('catalog:adopt', { provider: 'cursor', threadId: 't' })).toBe(
       'provider: provider must be one of claude, codex, opencode, pi',
     );
+    expect(bad('nodes:add', { command: 'node serve.js' })).toBe('command: command must be a list of arguments');
+    expect(bad('nodes:add', { ssh: 'devbox', command: [] })).toBe('command: command must not be empty');
+    expect(bad('nodes:add', { ssh: 'devbox', shell: true })).toBe('Unrecognized key: "shell"');
+    expect(bad('nodes:rename', { id: 'n1', name: '  ' })).toBe('name: name must not be empty');
+    expect(bad('catalog:adopt', { provider: 'pi', threadId: 't', hostId: 7 })).toBe('hostId: id must be a string');
     expect(bad('agents:save', { id: '-x' })).toBe('id: id must match [a-z0-9][a-z0-9_-]{0,63}');
     expect(bad('agents:save', { id: 'main', baseUrl: 'file:///etc' })).toBe(
       'baseUrl: baseUrl must be an http(s) URL',

@@ -370,11 +370,15 @@ describe('IPC argument schemas', () => {
     expect(bad('catalog:adopt', { provider: 'cursor', threadId: 't' })).toBe(
       'provider: provider must be one of claude, codex, opencode, pi',
     );
-    expect(bad('nodes:add', { command: 'node serve.js' })).toBe('command: command must be a list of arguments');
+    expect(bad('nodes:add', { command: 'node serve.js' })).toBe(
+      'command: command must be a list of arguments',
+    );
     expect(bad('nodes:add', { ssh: 'devbox', command: [] })).toBe('command: command must not be empty');
     expect(bad('nodes:add', { ssh: 'devbox', shell: true })).toBe('Unrecognized key: "shell"');
     expect(bad('nodes:rename', { id: 'n1', name: '  ' })).toBe('name: name must not be empty');
-    expect(bad('catalog:adopt', { provider: 'pi', threadId: 't', hostId: 7 })).toBe('hostId: id must be a string');
+    expect(bad('catalog:adopt', { provider: 'pi', threadId: 't', hostId: 7 })).toBe(
+      'hostId: id must be a string',
+    );
     expect(bad('agents:save', { id: '-x' })).toBe('id: id must match [a-z0-9][a-z0-9_-]{0,63}');
     expect(bad('agents:save', { id: 'main', baseUrl: 'file:///etc' })).toBe(
       'baseUrl: baseUrl must be an http(s) URL',

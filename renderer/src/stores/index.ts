@@ -40,7 +40,7 @@ export function resetStores(): void {
     useDatabase,
     useFleet,
     useInbox,
-  useNodes,
+    useNodes,
     usePermissions,
     usePreferences,
     useProfiles,

@@ -1,8 +1,8 @@
 // The node serves nothing outside its catalog roots. Every file operation of the providers goes
 // through this file system: the path must lie under a root once `..` is resolved, and once every
 // symlink on the way is resolved too (a link inside a root that points elsewhere is refused).
-// Directories' real paths are cached for one request, so a check of 1,000 idle transcripts costs
-// one lstat each, not a realpath.
+// Directories' real paths are cached for one request, and so is each checked file's lstat, so a
+// check of 1,000 idle transcripts costs one lstat each (which is their stat too), not a realpath.
 import fs from 'node:fs';
 import path from 'node:path';
 import { nodeFs, type CatalogFs } from '../gateway/catalog/kit/fsio';
@@ -21,9 +21,7 @@ function under(p: string, root: string): boolean {
 
 export interface GuardedFs extends CatalogFs {
   /** Throws OutsideRootsError unless `p` (and what it resolves to) lies under a root. */
-  check(p: string): void;
-  /** Lexical check only (`..` resolved, links not): for refs before anything is read. */
-  lexicallyInside(p: string): boolean;
+  check(p: string): fs.Stats | null;
   /** Forget cached directory paths (start of a request). */
   reset(): void;
 }
@@ -31,6 +29,8 @@ export interface GuardedFs extends CatalogFs {
 export function guardedFs(roots: readonly string[], base: CatalogFs = nodeFs): GuardedFs {
   const lexical = roots.map((r) => path.resolve(r));
   const realDirs = new Map<string, string | null>();
+  /** Files checked in this request: their lstat (a plain file's stat), or null (missing, a link). */
+  const checked = new Map<string, fs.Stats | null>();
   let realRoots: string[] | undefined;
 
   const realRootList = () =>
@@ -56,42 +56,41 @@ export function guardedFs(roots: readonly string[], base: CatalogFs = nodeFs): G
     return r;
   }
 
-  const lexicallyInside = (p: string) => lexical.some((r) => under(path.resolve(p), r));
-
-  function check(p: string): void {
+  /** Throws OutsideRootsError unless `p` lies under a root; its lstat when it is a plain entry. */
+  function check(p: string): fs.Stats | null {
     const abs = path.resolve(p);
+    const seen = checked.get(abs);
+    if (seen !== undefined) return seen;
     if (!lexical.some((r) => under(abs, r))) throw new OutsideRootsError(p);
     const real = realRootList();
     const dir = realDir(path.dirname(abs));
     // A missing directory: nothing can be read there; the operation itself says ENOENT.
-    if (dir === null) return;
+    if (dir === null) return null;
     let target = path.join(dir, path.basename(abs));
-    let st: fs.Stats | undefined;
-    try {
-      st = fs.lstatSync(target);
-    } catch {
-      st = undefined;
-    }
+    const st = fs.lstatSync(target, { throwIfNoEntry: false });
     if (st?.isSymbolicLink()) {
       try {
         target = fs.realpathSync.native(target);
       } catch {
-        return;
+        return null;
       }
     }
     if (!real.some((r) => under(target, r))) throw new OutsideRootsError(p);
+    const plain = st && !st.isSymbolicLink() ? st : null;
+    checked.set(abs, plain);
+    return plain;
   }
 
   return {
     check,
-    lexicallyInside,
     reset() {
       realDirs.clear();
+      checked.clear();
       realRoots = undefined;
     },
     statSync(p) {
-      check(p);
-      return base.statSync(p);
+      // A plain entry's lstat is its stat (one system call per idle transcript).
+      return check(p) ?? base.statSync(p);
     },
     openSync(p, flags) {
       if (flags !== 'r') throw new Error('the node opens files read-only');

@@ -137,10 +137,8 @@ export function createNodeService(o: NodeServiceOptions) {
     const out: Record<string, string> = {};
     for (const [k, val] of Object.entries(v)) {
       out[k] = str(val, `ref.${k}`);
-      if (path.isAbsolute(out[k]!)) {
-        if (!gfs.lexicallyInside(out[k]!)) throw new OutsideRootsError(out[k]!);
-        gfs.check(out[k]!);
-      }
+      // Lexically and once links are resolved (check does both).
+      if (path.isAbsolute(out[k]!)) gfs.check(out[k]!);
     }
     if (typeof out.kind !== 'string') bad('ref.kind is required');
     return out as SourceRef;
@@ -212,6 +210,21 @@ export function createNodeService(o: NodeServiceOptions) {
     }
   }
 
+  /**
+   * An outcome's size on the wire: exact when it carries messages, else a bound (every string
+   * escaped at worst 6×): idle outcomes are the common case and need no second stringify.
+   */
+  function wireSize(r: WireOutcome): number {
+    if (r.kind === 'activity' && r.messages) return JSON.stringify(r).length;
+    const m = r.kind === 'activity' || r.kind === 'rebaseline' ? r.marker : undefined;
+    const strings =
+      (m ? (m.inode?.length ?? 0) + (m.markerJson?.length ?? 0) + (m.scanState?.length ?? 0) : 0) +
+      ('error' in r ? r.error.length : 0) +
+      ('reason' in r ? r.reason.length : 0) +
+      ('from' in r ? r.from.length : 0);
+    return 256 + 6 * strings;
+  }
+
   /** Outcomes in order until the answer would pass its cap; the gateway sends the rest again. */
   function probe(args: Record<string, unknown>): { results: WireOutcome[] } {
     const items = args.items;
@@ -225,7 +238,7 @@ export function createNodeService(o: NodeServiceOptions) {
     try {
       for (const item of items) {
         let r = probeOne(item, now, visible, used);
-        let n = JSON.stringify(r).length;
+        let n = wireSize(r);
         if (r.kind === 'activity' && r.messages && n > READ_CAP * 2) {
           // The live transcript loses this window's messages; the count stays exact.
           const { messages: _dropped, ...rest } = r;

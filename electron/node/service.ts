@@ -3,6 +3,8 @@
 // added since a marker: bounded, classified), tail (what adoption imports), and continue only
 // when started with --allow-continue. Every ref a gateway sends is checked against the roots
 // before anything is read; every answer is capped.
+// Over 300 lines on purpose: one handler per protocol operation, each checking its own
+// arguments; together they are everything a node answers.
 import path from 'node:path';
 import type { CatalogEntry } from '../gateway/types';
 import { isNotFound } from '../gateway/catalog/kit/fsio';

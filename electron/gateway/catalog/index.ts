@@ -3,6 +3,8 @@
 // chunks so thousands of transcripts never block the main process; tick() is one monitor check.
 // Everything about one tool lives in its provider module (providers.ts lists them); this file
 // only wires them to the gateway's links, sessions and signal log.
+// Over 300 lines on purpose: this is the catalog's composition root (local providers, paired
+// nodes, adoption, continue, the monitor's cadence); each part is its own module, wired here.
 import os from 'node:os';
 import type Database from 'better-sqlite3';
 import { notFound } from '../errors';

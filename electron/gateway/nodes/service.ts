@@ -3,6 +3,8 @@
 // reconnecting by itself with a backoff up to a minute while the node is listed. Adding a node
 // first reaches it and reads its hello: a node that cannot be reached, or speaks another
 // protocol, is never half-added.
+// Over 300 lines on purpose: the registry and each node's live state (connecting, online,
+// offline since, backoff) are one state machine, kept in one place.
 import type { Db } from '../db/open';
 import { GatewayError, notFound } from '../errors';
 import type { Cancel, Scheduler } from '../scheduler';

@@ -59,7 +59,9 @@ export type NodeEntry = Omit<CatalogEntry, 'hostId' | 'hostName' | 'remote' | 'a
 export type WireOutcome =
   | Exclude<ProbeOutcome, { kind: 'inconclusive' }>
   | { kind: 'inconclusive'; error: string }
-  | { kind: 'refused'; code: ErrorCode; error: string };
+  | { kind: 'refused'; code: ErrorCode; error: string }
+  /** Nothing new and the marker as the gateway sent it (most links on most checks). */
+  | { kind: 'idle' };
 
 /** The folders a provider reads: its root, and what it reads beside it (Codex's archive). */
 export function readRoots(m: ProviderModule, root: string): string[] {
@@ -203,6 +205,14 @@ export function createNodeService(o: NodeServiceOptions) {
         ...(visible ? { visible: true } : {}),
       });
       if (out.kind === 'inconclusive') return { kind: 'inconclusive', error: errorText(out.error) };
+      if (
+        out.kind === 'activity' &&
+        out.turns === 0 &&
+        !out.changed &&
+        !out.messages?.length &&
+        out.occurredAt === undefined
+      )
+        return { kind: 'idle' };
       return out;
     } catch (err) {
       if (err instanceof OutsideRootsError)

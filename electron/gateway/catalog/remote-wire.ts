@@ -101,9 +101,12 @@ function wireMessages(v: unknown): VisibleMessage[] | undefined {
 const inconclusive = (why: string): ProbeOutcome => ({ kind: 'inconclusive', error: new Error(why) });
 
 /** A node's probe outcome, or an inconclusive one that says what was wrong with it. */
-export function wireOutcome(v: unknown): ProbeOutcome {
+/** `link`: the link's marker as sent, which an idle outcome keeps. */
+export function wireOutcome(v: unknown, link: MarkerFields): ProbeOutcome {
   if (!isObject(v)) return inconclusive('the node sent a malformed outcome');
   switch (v.kind) {
+    case 'idle':
+      return { kind: 'activity', turns: 0, marker: link, changed: false, from: String(link.offset) };
     case 'missing':
       return { kind: 'missing' };
     case 'inconclusive':

@@ -16,7 +16,7 @@ import { checkThreadId } from './thread-ids';
 import { textKey } from './kit/text';
 import type { Link, LinkRepo } from './links';
 import { rotate, type ApplyOutcome, type RemoteChecks } from './monitor';
-import type { ProviderModule, VisibleMessage } from './provider';
+import type { MarkerFields, ProviderModule, VisibleMessage } from './provider';
 import { wireEntry, wireMarker, wireMessages, wireOutcome, wireRef } from './remote-wire';
 
 /** Links per probe request (a node answers fewer when its answer would pass its cap). */
@@ -182,6 +182,13 @@ export function createRemoteCatalog(d: RemoteDeps) {
     }
   }
 
+  const markerOf = (l: Link): MarkerFields => ({
+    offset: l.offset,
+    inode: l.inode,
+    markerJson: l.markerJson,
+    scanState: l.scanState,
+  });
+
   /** One node's share of a monitor check: its links in chunks, bounded by the budget. */
   async function check(
     hostId: string,
@@ -238,7 +245,7 @@ export function createRemoteCatalog(d: RemoteDeps) {
             items: chunk.map((l) => ({
               provider: l.provider,
               ref: l.ref,
-              marker: { offset: l.offset, inode: l.inode, markerJson: l.markerJson, scanState: l.scanState },
+              marker: markerOf(l),
               own: (own.get(l.sessionKey) ?? []).map(textKey),
             })),
           },
@@ -260,7 +267,7 @@ export function createRemoteCatalog(d: RemoteDeps) {
       if (cancelled()) return;
       results.forEach((r, k) => {
         try {
-          apply(chunk[k]!, wireOutcome(r));
+          apply(chunk[k]!, wireOutcome(r, markerOf(chunk[k]!)));
         } catch (err) {
           logger.error('catalog: upstream check failed', {
             sessionKey: chunk[k]!.sessionKey,

@@ -73,6 +73,12 @@ export interface GatewayOptions {
     requestTimeoutMs?: number;
   };
   /**
+   * Addition: where the stdio MCP shim is, for hosts that bundle the gateway (the Electron app
+   * passes its unpacked copy) and, optionally, the Node that runs it. Default: the shim beside
+   * the gateway's sources, run by this Node.
+   */
+  mcpShim?: { script: string; node?: string };
+  /**
    * Addition: how secrets are sealed at rest. Electron passes its safeStorage; without it (browser
    * mode, scripts) they are stored as they are and `gateway.secrets.info` says so.
    */
@@ -103,6 +109,8 @@ export interface Sessions {
   create(input: { key: string; agentId?: string; parentKey?: string; label?: string }): SessionInfo;
   get(key: string, agentId?: string): SessionInfo | undefined;
   list(): SessionInfo[];
+  /** Addition: the adopted sessions only, in list order (the inbox's upstream alerts). */
+  listAdopted?(): SessionInfo[];
   reset(key: string): void;
   delete(key: string, agentId?: string): void;
 }

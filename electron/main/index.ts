@@ -13,7 +13,7 @@ import { useNativeBinding } from '../gateway/db/sqlite';
 import { nativeConsent } from './consent-dialog';
 import { hardenSession, hardenWebContents } from './guards';
 import { registerIpcHandlers } from './ipc';
-import { chooseNativeBinding } from './native-binding';
+import { chooseNativeBinding, mcpShimPath } from './native-binding';
 import { startNativeNotifications, type NativeNotifier } from './notify';
 import { registerAppScheme, serveRenderer } from './protocol';
 import { isAllowedExternalUrl, isTrustedSender } from './security';
@@ -91,7 +91,7 @@ function startGateway(): void {
   // out/node/sightline-node.mjs: the node file installed on machines added over SSH.
   const nodes = { bundle: path.join(__dirname, '..', 'node', 'sightline-node.mjs') };
   host = startGatewayHost(
-    { dataDir, secrets: { safeStorage }, nodes },
+    { dataDir, secrets: { safeStorage }, mcpShim: { script: mcpShimPath(app.getAppPath()) }, nodes },
     { onSwap: (next) => bindGateway(next, dataDir) },
   );
   const notice = host.notice();

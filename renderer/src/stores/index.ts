@@ -3,6 +3,7 @@ import { useConsent } from './consent';
 import { useDatabase } from './database';
 import { useFleet } from './fleet';
 import { useInbox } from './inbox';
+import { useMcp } from './mcp';
 import { useNodes } from './nodes';
 import { usePermissions } from './permissions';
 import { usePreferences } from './preferences';
@@ -20,6 +21,7 @@ export {
   useDatabase,
   useFleet,
   useInbox,
+  useMcp,
   useNodes,
   usePermissions,
   usePreferences,
@@ -40,6 +42,7 @@ export function resetStores(): void {
     useDatabase,
     useFleet,
     useInbox,
+    useMcp,
     useNodes,
     usePermissions,
     usePreferences,

@@ -4,6 +4,7 @@ import { useSettings } from '../../stores/settings';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
 import { AcpProfiles } from './AcpProfiles';
+import { McpCredentials } from './McpCredentials';
 import { Nodes } from './Nodes';
 import { Retention } from './Retention';
 import { SecretStorage } from './SecretStorage';
@@ -151,6 +152,7 @@ export function Settings() {
         <AgentForm key={`${a.id}:${a.hasApiKey}`} agent={a} />
       ))}
       <AcpProfiles />
+      <McpCredentials />
       <Nodes />
       <Appearance />
       <Retention />

@@ -1,5 +1,6 @@
 // zod schemas for every channel's arguments: strict objects, bounded strings, clamped limits.
 // The trust boundary (Electron's ipcMain wrapper, browser mode's WebSocket) parses with these.
+import { SSH_DESTINATION, SSH_DESTINATION_HINT } from '../ssh';
 import { z } from 'zod';
 import { ACTOR_TYPES, EVENT_KINDS } from '../domain';
 import { CATALOG_PROVIDERS, GOAL_STATUSES, PROVIDER_IDS, THEMES } from './types';
@@ -131,10 +132,11 @@ export const SCHEMAS = {
   }),
   'catalog:roots': empty,
   'nodes:list': empty,
-  /** Exactly one of ssh and command (the gateway says which is missing). */
+  /** The app adds machines by SSH destination (a local node command is for the in-process API). */
   'nodes:add': z.strictObject({
-    ssh: nonEmpty('ssh', LIMITS.sshDestination).optional(),
-    command: commandLine('command').optional(),
+    ssh: boundedString('ssh', LIMITS.sshDestination).regex(SSH_DESTINATION, {
+      error: `ssh must be an SSH destination (${SSH_DESTINATION_HINT})`,
+    }),
     nodeCommand: commandLine('nodeCommand').optional(),
     name: boundedString('name', LIMITS.nodeName).optional(),
     allowContinue: flag('allowContinue'),

@@ -63,7 +63,7 @@ describe('Settings → Nodes', () => {
   it('a destination that is not one is refused in words, nothing added', async () => {
     await byTestId('node-ssh').fill('-oProxyCommand=touch /tmp/x');
     await byTestId('node-add').click();
-    await expect.poll(() => byTestId('node-error').textContent()).toContain('Not an SSH destination');
+    await expect.poll(() => byTestId('node-error').textContent()).toContain('ssh must be an SSH destination');
     expect(app.gateway.catalog.nodes.list()).toHaveLength(1);
   });
 });

@@ -373,10 +373,17 @@ describe('IPC argument schemas', () => {
     expect(bad('catalog:adopt', { provider: 'cursor', threadId: 't' })).toBe(
       'provider: provider must be one of claude, codex, opencode, pi',
     );
-    expect(bad('nodes:add', { command: 'node serve.js' })).toBe(
-      'command: command must be a list of arguments',
+    expect(bad('nodes:add', {})).toBe('ssh: ssh must be a string');
+    expect(bad('nodes:add', { ssh: '-oProxyCommand=x' })).toBe(
+      'ssh: ssh must be an SSH destination (user@host or a Host from ~/.ssh/config)',
     );
-    expect(bad('nodes:add', { ssh: 'devbox', command: [] })).toBe('command: command must not be empty');
+    expect(bad('nodes:add', { ssh: 'devbox', command: ['node'] })).toBe('Unrecognized key: "command"');
+    expect(bad('nodes:add', { ssh: 'devbox', nodeCommand: 'node serve.js' })).toBe(
+      'nodeCommand: nodeCommand must be a list of arguments',
+    );
+    expect(bad('nodes:add', { ssh: 'devbox', nodeCommand: [] })).toBe(
+      'nodeCommand: nodeCommand must not be empty',
+    );
     expect(bad('nodes:add', { ssh: 'devbox', shell: true })).toBe('Unrecognized key: "shell"');
     expect(bad('nodes:rename', { id: 'n1', name: '  ' })).toBe('name: name must not be empty');
     expect(bad('catalog:adopt', { provider: 'pi', threadId: 't', hostId: 7 })).toBe(

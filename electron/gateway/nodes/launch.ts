@@ -9,6 +9,7 @@
 // Destinations and commands are hostile input: a destination is validated and passed after
 // `--`, so it can never be read as an ssh option; every word of the remote command is quoted for
 // the remote shell; nothing runs through a local shell.
+import { SSH_DESTINATION, SSH_DESTINATION_HINT } from '../../../shared/ssh';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -42,14 +43,10 @@ export class NodeStartError extends Error {
   }
 }
 
-/** user@host, a Host alias of ~/.ssh/config, or user@[v6 address]; never an option. */
-const DESTINATION =
-  /^(?:[A-Za-z0-9_][A-Za-z0-9_.+-]{0,63}@)?(?:[A-Za-z0-9_][A-Za-z0-9_.-]{0,252}|\[[0-9A-Fa-f:.%]{2,60}\])$/;
-
 export function checkDestination(dest: unknown): string {
-  if (typeof dest !== 'string' || !DESTINATION.test(dest))
+  if (typeof dest !== 'string' || !SSH_DESTINATION.test(dest))
     throw new NodeStartError(
-      `Not an SSH destination: ${JSON.stringify(String(dest).slice(0, 100))} (use user@host or a Host from ~/.ssh/config)`,
+      `Not an SSH destination: ${JSON.stringify(String(dest).slice(0, 100))} (use ${SSH_DESTINATION_HINT})`,
     );
   return dest;
 }

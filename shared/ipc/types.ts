@@ -203,6 +203,8 @@ export type InboxItem =
       /** For re-adopting: parsed from the adopted session key. */
       provider?: CatalogProvider;
       threadId?: string;
+      /** The paired node it was on (NodeInfo.id); absent: this machine. */
+      hostId?: string;
     };
 
 /** Marks around each matched term in a search line (control characters never shown as such). */

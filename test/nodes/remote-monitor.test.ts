@@ -7,8 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { InboxItem } from '../../shared/ipc';
 import { adoptedKeyFor } from '../../shared/session-keys';
 import { ADOPTING_WATCHER } from '../../electron/gateway/catalog';
+import { createApiHandlers } from '../../electron/gateway/api/handlers';
 import { openTestGateway, tempDir, type TestGateway } from '../helpers/gateway';
 import {
   CLAUDE_ID,
@@ -23,6 +25,8 @@ import {
 } from '../catalog/fixtures';
 import { line } from '../catalog/helpers';
 import { makeNode, makeRoots, type TestNode } from './helpers';
+
+const APP = { name: 'Sightline', version: 't', mode: 'web' as const, dataDir: '' };
 
 let t: TestGateway;
 let node: TestNode;
@@ -127,5 +131,16 @@ describe.each(CASES)('a remote $provider session', (c) => {
     expect(
       t.gw.db.prepare('SELECT 1 FROM catalog_upstream_links WHERE session_key = ?').get(key),
     ).toBeUndefined();
+    // The inbox alert names the host, so "Re-adopt" looks on that node again.
+    const { dispatch } = createApiHandlers(t.gw, { app: APP });
+    const inbox = (await dispatch('inbox:list', {})) as { ok: true; value: InboxItem[] };
+    expect(inbox.ok && inbox.value.filter((item) => item.type === 'upstream_missing')).toEqual([
+      expect.objectContaining({
+        sessionKey: key,
+        provider: c.provider,
+        threadId: c.threadId,
+        hostId: info.id,
+      }),
+    ]);
   });
 });

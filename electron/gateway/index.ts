@@ -20,6 +20,7 @@ import { createMessages } from './runtime/messages';
 import { createModelCache } from './runtime/models';
 import { createRunStore } from './runtime/runs';
 import { createSpawner } from './runtime/spawn';
+import { createStarter } from './runtime/start';
 import { TurnEngine } from './runtime/turns';
 import { runWakes } from './runtime/wake';
 import { realScheduler } from './scheduler';
@@ -33,7 +34,7 @@ import { HeartbeatWaker } from './state/waker';
 import { createTools } from './tools';
 import { ToolRegistry } from './tools/registry';
 import { sessionStatusTool, sessionsListTool } from './tools/session-tools';
-import type { GatewayOptions, Sessions, Tools, TranscriptMessage } from './types';
+import type { GatewayOptions, GatewaySessions, RunInfo, Tools, TranscriptMessage } from './types';
 
 export type * from './types';
 export { GatewayError } from './errors';
@@ -45,7 +46,7 @@ export const SHARED_POLL_MS = 1000;
 type AcpApi = ReturnType<typeof createAcpSessions>;
 
 export interface Gateway {
-  sessions: Sessions;
+  sessions: GatewaySessions;
   state: StateCore;
   notices: Notices;
   tools: Tools;
@@ -61,6 +62,8 @@ export interface Gateway {
     all(sessionKey: string): TranscriptMessage[];
   };
   runtime: RunControl & { startDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }> };
+  /** The session's runs, oldest first. */
+  runs: { list(sessionKey: string): RunInfo[] };
   catalog: CatalogService;
   acp: {
     profiles: ReturnType<typeof createAcpProfileStore>;
@@ -156,7 +159,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     queues,
     waker,
     owners: [goals, runs],
-    onReset: (key) => engine.forget(key),
+    countRuns: (key) => runs.count(key),
+    onReset: (key) => {
+      engine.forget(key);
+      acp.reset(key);
+    },
     onDelete: (key) => {
       engine.forget(key);
       acp.forget(key);
@@ -184,6 +191,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     continueUpstream: (key, text) => catalog.continue(key, text),
   });
   const human = createHuman({ store, state, messages });
+  const start = createStarter({ spawner, store, agents: agentStore });
   const control = createRunControl({ engine, runs, acp, goals });
   const heartbeats = createHeartbeats({ agents: agentStore, waker, scheduler });
   const agents = createAgentsService({ tx, agents: agentStore, sessions, heartbeats });
@@ -217,7 +225,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   let closed = false;
   return {
-    sessions,
+    sessions: { ...sessions, start },
     state,
     notices,
     tools: createTools(registry),
@@ -233,6 +241,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       ...control,
       startDemo: () => startDemo({ agents, sessions, goals, human, engine, store }),
     },
+    runs: { list: (sessionKey) => runs.history(normalizeSessionKey(sessionKey)) },
     goals,
     catalog,
     acp: { profiles: acpProfiles, permissions: acp.permissions, deliver: acp.deliver },

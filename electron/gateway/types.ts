@@ -16,7 +16,13 @@ import type { Scheduler } from './scheduler';
 export type { Scheduler };
 
 // The views the renderer also sees are defined once, in shared/ipc/types.ts.
-import type { CatalogEntry, CatalogProvider, GatewayEvent, ProviderId } from '../../shared/ipc/types';
+import type {
+  CatalogEntry,
+  CatalogProvider,
+  GatewayEvent,
+  ProviderId,
+  SessionImpact,
+} from '../../shared/ipc/types';
 export type { CatalogEntry, CatalogProvider, GatewayEvent, ProviderId };
 export type {
   AcpProfile,
@@ -27,6 +33,7 @@ export type {
   PermissionRequestView,
   RunInfo,
   RunStatus,
+  SessionImpact,
   ToolCallRecord,
   TranscriptMessage,
 } from '../../shared/ipc/types';
@@ -74,11 +81,42 @@ export interface RecordInput {
 }
 
 export interface Sessions {
-  create(input: { key: string; agentId?: string; parentKey?: string; label?: string }): SessionInfo;
+  /** `cwd` is an addition: the session's working folder. */
+  create(input: {
+    key: string;
+    agentId?: string;
+    parentKey?: string;
+    label?: string;
+    cwd?: string;
+  }): SessionInfo;
   get(key: string, agentId?: string): SessionInfo | undefined;
   list(): SessionInfo[];
   reset(key: string): void;
   delete(key: string, agentId?: string): void;
+}
+
+/** `sessions.start` (contract additions): what a person starts from the app. */
+export interface StartInput {
+  /** A configured model agent, or */
+  agentId?: string;
+  /** an ACP profile (exactly one of the two). */
+  acpProfileId?: string;
+  /** Working folder; must exist. */
+  cwd?: string;
+  label?: string;
+  /** The first human turn. */
+  message: string;
+  /** The parent watches the new session (cursor seeded as for a spawn). */
+  parentKey?: string;
+}
+
+/** The gateway's `sessions`: the core operations plus `start`, which runs through the spawn path. */
+export interface GatewaySessions extends Sessions {
+  start(input: StartInput): Promise<SessionInfo>;
+  /** Addition: what a reset or delete removes (transcript, cursors, links, runs). */
+  impact(key: string): SessionImpact;
+  /** Addition: hides a session from the fleet tree (or shows it again); nothing is deleted. */
+  archive(key: string, archived?: boolean): SessionInfo;
 }
 
 export interface SessionState {

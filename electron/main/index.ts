@@ -1,6 +1,6 @@
 // Electron main: app lifecycle and composition. Thin on purpose; every decision lives in a pure
 // module next to this one (security, guards, ipc, notifications, native-binding, shutdown).
-import { app, ipcMain, session, shell, type BrowserWindow } from 'electron';
+import { app, dialog, ipcMain, session, shell, type BrowserWindow } from 'electron';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PUSH_CHANNEL } from '../../shared/ipc/channels';
@@ -56,6 +56,15 @@ function openWindow(): void {
   mainWindow = win;
 }
 
+/** The New session dialog's folder picker: a native dialog raised by the main process. */
+async function pickFolder(): Promise<string | undefined> {
+  const options: Electron.OpenDialogOptions = { properties: ['openDirectory', 'createDirectory'] };
+  const r = mainWindow
+    ? await dialog.showOpenDialog(mainWindow, options)
+    : await dialog.showOpenDialog(options);
+  return r.canceled ? undefined : r.filePaths[0];
+}
+
 function configureNativeBinding(): void {
   const runtime = { abi: process.versions.modules, platform: process.platform, arch: process.arch };
   const choice = chooseNativeBinding(app, process.env, runtime, fs.existsSync);
@@ -71,6 +80,7 @@ function startGateway(): void {
   const api = createApiHandlers(gw, {
     app: { name: 'Sightline', version: app.getVersion(), mode: 'electron', dataDir },
     dismissals: createDismissalStore(gw.db),
+    pickFolder,
   });
   removeIpcHandlers = registerIpcHandlers(ipcMain, {
     dispatch: api.dispatch,

@@ -24,6 +24,15 @@ export const CHANNELS = {
   acpProfilesRemove: 'acp:profiles:remove',
   acpPermissionsList: 'acp:permissions:list',
   acpPermissionsRespond: 'acp:permissions:respond',
+  // Starting sessions and their lifecycle (issue 15).
+  sessionsStart: 'sessions:start',
+  sessionsImpact: 'sessions:impact',
+  sessionsReset: 'sessions:reset',
+  sessionsDelete: 'sessions:delete',
+  sessionsArchive: 'sessions:archive',
+  runsList: 'runs:list',
+  foldersCheck: 'folders:check',
+  foldersPick: 'folders:pick',
 } as const;
 
 export type Channel = (typeof CHANNELS)[keyof typeof CHANNELS];

@@ -8,10 +8,13 @@ import type {
   CatalogEntry,
   DemoFleet,
   FleetSnapshot,
+  FolderCheck,
   Goal,
   InboxItem,
   PermissionRequestView,
   PushBatch,
+  RunInfo,
+  SessionImpact,
   SessionView,
   TimelinePage,
   TranscriptPage,
@@ -41,6 +44,15 @@ export interface ResultMap {
   'acp:profiles:remove': { removed: boolean };
   'acp:permissions:list': PermissionRequestView[];
   'acp:permissions:respond': { resolved: true };
+  'sessions:start': SessionView;
+  'sessions:impact': SessionImpact;
+  'sessions:reset': SessionView;
+  'sessions:delete': { deleted: true };
+  'sessions:archive': SessionView;
+  'runs:list': RunInfo[];
+  'folders:check': FolderCheck;
+  /** Electron only (a native dialog); `path` absent when the person cancelled. */
+  'folders:pick': { path?: string };
 }
 
 export type IpcContract = {

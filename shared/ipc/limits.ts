@@ -22,6 +22,7 @@ export const LIMITS = {
   envValue: 32_768,
   cwd: 4_096,
   permissionId: 512,
+  label: 200,
   transcriptPage: { default: 100, max: 500 },
   timelinePage: { default: 200, max: 1_000 },
 } as const;

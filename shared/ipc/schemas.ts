@@ -163,6 +163,32 @@ export const SCHEMAS = {
     /** Absent: reject. */
     optionId: nonEmpty('optionId', LIMITS.permissionId).optional(),
   }),
+  'sessions:start': z
+    .strictObject({
+      agentId: boundedString('agentId', LIMITS.agentId)
+        .min(1, { error: 'agentId must not be empty' })
+        .optional(),
+      acpProfileId: profileId.optional(),
+      cwd: boundedString('cwd', LIMITS.cwd)
+        .refine((c) => ABSOLUTE_PATH.test(c), { error: 'cwd must be an absolute path' })
+        .optional(),
+      label: boundedString('label', LIMITS.label).optional(),
+      message: nonEmpty('message', LIMITS.messageText),
+      parentKey: sessionKey.optional(),
+    })
+    .refine((s) => (s.agentId === undefined) !== (s.acpProfileId === undefined), {
+      error: 'choose exactly one of agentId and acpProfileId',
+    }),
+  'sessions:impact': sessionOnly,
+  'sessions:reset': sessionOnly,
+  'sessions:delete': sessionOnly,
+  'sessions:archive': z.strictObject({
+    sessionKey,
+    archived: z.boolean({ error: 'archived must be a boolean' }),
+  }),
+  'runs:list': sessionOnly,
+  'folders:check': z.strictObject({ path: nonEmpty('path', LIMITS.cwd) }),
+  'folders:pick': empty,
 } as const satisfies Record<Channel, z.ZodType>;
 
 export type Schemas = typeof SCHEMAS;

@@ -220,3 +220,28 @@ export type AcpProfileView = AcpProfile;
 export interface PushBatch {
   events: GatewayEvent[];
 }
+
+/** What deleting (or resetting) a session removes, for the confirmation that says so. */
+export interface SessionImpact {
+  sessionKey: string;
+  /** Transcript messages. */
+  messages: number;
+  /** Cursors the session holds as a watcher (reset and delete drop them). */
+  cursorsHeld: number;
+  /** Cursors other sessions hold on it (delete drops them). */
+  cursorsOn: number;
+  /** Child sessions that lose their parent link on delete. */
+  children: number;
+  /** An adopted session's upstream link to the tool's transcript (delete removes it). */
+  upstreamLink: boolean;
+  /** The session's runs (delete removes them). */
+  runs: number;
+}
+
+/** A folder the person typed: whether a session can run in it. */
+export interface FolderCheck {
+  path: string;
+  ok: boolean;
+  /** Why not (missing, not a folder, not absolute). */
+  reason?: string;
+}

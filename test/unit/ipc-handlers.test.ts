@@ -19,6 +19,9 @@ import type { RunInfo } from '../../shared/ipc/types';
 import { noticeContextKey, noticeText } from '../../shared/session-keys';
 
 const APP = { name: 'Sightline', version: '1.0.0', mode: 'web' as const, dataDir: '/tmp/x' };
+const unused = (): never => {
+  throw new Error('not used by this fake');
+};
 
 function fakeGateway() {
   const listeners = new Set<(e: GatewayEvent) => void>();
@@ -95,7 +98,17 @@ function fakeGateway() {
     },
   ];
   const gw: GatewayApi = {
-    sessions: { get: (k) => sessions.find((s) => s.key === k), list: () => sessions },
+    sessions: {
+      get: (k) => sessions.find((s) => s.key === k),
+      list: () => sessions,
+      // Starting and the lifecycle run against a real gateway in test/unit/ipc-sessions.test.ts.
+      start: unused,
+      impact: unused,
+      reset: unused,
+      delete: unused,
+      archive: unused,
+    },
+    runs: { list: unused },
     state: {
       version: (k) => (k === 'agent:main:subagent:w' ? 5 : 0),
       timeline: (k, o) =>

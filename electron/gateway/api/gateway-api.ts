@@ -15,7 +15,9 @@ import type {
   PermissionRequestView,
   RunInfo,
   RunStatus,
+  SessionImpact,
   SessionInfo,
+  StartInput,
   TranscriptMessage,
 } from '../types';
 import type { StateEventRow } from '../../../shared/domain';
@@ -26,7 +28,13 @@ export interface GatewayApi {
   sessions: {
     get(key: string, agentId?: string): SessionInfo | undefined;
     list(): SessionInfo[];
+    start(input: StartInput): Promise<SessionInfo>;
+    impact(key: string): SessionImpact;
+    reset(key: string): void;
+    delete(key: string, agentId?: string): void;
+    archive(key: string, archived?: boolean): SessionInfo;
   };
+  runs: { list(sessionKey: string): RunInfo[] };
   state: {
     version(sessionKey: string, agentId?: string): number;
     timeline(

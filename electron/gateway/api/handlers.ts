@@ -7,6 +7,7 @@ import { parseArgs, type ArgsParsed } from '../../../shared/ipc/schemas';
 import type { AppInfo, SessionView } from '../../../shared/ipc/types';
 import { normalizeSessionKey } from '../../../shared/session-keys';
 import { GatewayError, toIpcError } from '../errors';
+import { checkFolder } from '../runtime/start';
 import type { SessionInfo } from '../types';
 import type { Actor, GatewayApi } from './gateway-api';
 import { createMemoryDismissalStore, type DismissalStore } from './dismissals';
@@ -22,6 +23,8 @@ export interface ApiOptions {
   app: AppInfo;
   dismissals?: DismissalStore;
   now?: () => number;
+  /** The host's native folder picker (Electron); browser mode has none (the person types a path). */
+  pickFolder?: () => Promise<string | undefined>;
 }
 
 export interface ApiHandlers {
@@ -133,6 +136,45 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       const resolved = gw.acp.permissions.respond(requestId, optionId);
       if (!resolved) throw new GatewayError('not_found', `Unknown permission request: ${requestId}`);
       return { resolved: true };
+    },
+    'sessions:start': async ({ agentId, acpProfileId, cwd, label, message, parentKey }) =>
+      view(
+        await gw.sessions.start({
+          message,
+          ...(agentId !== undefined ? { agentId } : {}),
+          ...(acpProfileId !== undefined ? { acpProfileId } : {}),
+          ...(cwd !== undefined ? { cwd } : {}),
+          ...(label !== undefined ? { label } : {}),
+          ...(parentKey !== undefined ? { parentKey: session(parentKey).key } : {}),
+        }),
+      ),
+    'sessions:impact': async ({ sessionKey }) => gw.sessions.impact(session(sessionKey).key),
+    'sessions:reset': async ({ sessionKey }) => {
+      const info = session(sessionKey);
+      gw.sessions.reset(info.key);
+      return view(session(info.key));
+    },
+    'sessions:delete': async ({ sessionKey }) => {
+      const info = session(sessionKey);
+      gw.sessions.delete(info.key, info.agentId);
+      return { deleted: true };
+    },
+    'sessions:archive': async ({ sessionKey, archived }) =>
+      view(gw.sessions.archive(session(sessionKey).key, archived)),
+    'runs:list': async ({ sessionKey }) => gw.runs.list(session(sessionKey).key),
+    'folders:check': async ({ path }) => {
+      try {
+        return { path: checkFolder(path), ok: true };
+      } catch (err) {
+        if (!(err instanceof GatewayError)) throw err;
+        return { path, ok: false, reason: err.message };
+      }
+    },
+    'folders:pick': async () => {
+      if (!opts.pickFolder)
+        throw new GatewayError('unavailable', 'No folder picker in browser mode: type the folder path');
+      const picked = await opts.pickFolder();
+      return picked === undefined ? {} : { path: picked };
     },
   };
 

@@ -44,6 +44,9 @@ export function createRunStore(db: Db) {
     forSession: db.prepare<[string, number], RunDbRow>(
       `SELECT * FROM runs WHERE session_key = ? ORDER BY started_at DESC, rowid DESC LIMIT ?`,
     ),
+    history: db.prepare<[string], RunDbRow>(
+      `SELECT * FROM runs WHERE session_key = ? ORDER BY started_at, rowid`,
+    ),
     totals: db.prepare<[string], { input: number; output: number }>(
       `SELECT coalesce(sum(input_tokens), 0) AS input, coalesce(sum(output_tokens), 0) AS output FROM runs WHERE session_key = ?`,
     ),
@@ -53,6 +56,7 @@ export function createRunStore(db: Db) {
        WHERE status IN ('queued', 'running')`,
     ),
     removeSession: db.prepare(`DELETE FROM runs WHERE session_key = ?`),
+    count: db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM runs WHERE session_key = ?`),
   };
   return {
     start(runId: string, sessionKey: string, status: RunStatus, at: number): RunInfo {
@@ -79,7 +83,10 @@ export function createRunStore(db: Db) {
       return r ? toRun(r) : undefined;
     },
     list: (sessionKey: string, limit = 50) => s.forSession.all(sessionKey, limit).map(toRun),
+    /** Every run of the session, oldest first (`runs.list` of the contract). */
+    history: (sessionKey: string) => s.history.all(sessionKey).map(toRun),
     totals: (sessionKey: string) => s.totals.get(sessionKey)!,
+    count: (sessionKey: string) => s.count.get(sessionKey)!.n,
     failInterrupted: (at: number) => s.interrupted.run(at).changes,
     /** Part of deleting a session (inside its transaction). */
     deleteSession: (sessionKey: string) => void s.removeSession.run(sessionKey),

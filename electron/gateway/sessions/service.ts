@@ -2,13 +2,14 @@
 // in one transaction; `session:changed` / `session:deleted` go out after the commit. What other
 // domains keep per session (goals, runs, links…) is removed through their own owners, and what
 // the runtime keeps in memory (turns, ACP agents) is forgotten after the commit.
-import { normalizeSessionKey } from '../../../shared/session-keys';
+import { normalizeSessionKey, parseSessionKey } from '../../../shared/session-keys';
 import type { Transactions } from '../db/transactions';
+import { notFound } from '../errors';
 import type { NoticeQueues } from '../state/notice-queue';
 import { resolveKey } from '../state/record-input';
 import type { StateCore } from '../state/session-state';
 import type { HeartbeatWaker } from '../state/waker';
-import type { GatewayEvent, Sessions } from '../types';
+import type { GatewayEvent, GatewaySessions, Sessions } from '../types';
 import type { SessionStore } from './store';
 import type { TranscriptStore } from './transcripts';
 
@@ -22,7 +23,9 @@ export interface SessionsDeps {
   emit: (e: GatewayEvent) => void;
   store: SessionStore;
   transcripts: TranscriptStore;
-  state: Pick<StateCore, 'removeCursorsHeldBy' | 'removeCursorsOn'>;
+  state: Pick<StateCore, 'removeCursorsHeldBy' | 'removeCursorsOn' | 'watchers'>;
+  /** How many runs a session has (for `impact`). */
+  countRuns(sessionKey: string): number;
   queues: NoticeQueues;
   waker: HeartbeatWaker;
   /** Other domains' per-session rows (goals, runs, …). */
@@ -33,7 +36,9 @@ export interface SessionsDeps {
   onDelete(sessionKey: string): void;
 }
 
-export function createSessions(deps: SessionsDeps): Sessions {
+export type SessionsService = Sessions & Pick<GatewaySessions, 'impact' | 'archive'>;
+
+export function createSessions(deps: SessionsDeps): SessionsService {
   const { tx, emit, store } = deps;
   return {
     create(input) {
@@ -42,6 +47,28 @@ export function createSessions(deps: SessionsDeps): Sessions {
       return info;
     },
     get: (key, agentId) => store.get(key, agentId),
+    /** What a reset or delete of the session removes (the confirmation says so). */
+    impact(key) {
+      const info = store.get(key);
+      if (!info) throw notFound(`Unknown sessionKey: ${key}`);
+      const { watchedBy, watching } = deps.state.watchers(info.key);
+      return {
+        sessionKey: info.key,
+        messages: deps.transcripts.size(info.key).n,
+        cursorsHeld: watching.length,
+        cursorsOn: watchedBy.length,
+        children: store.children(info.key).length,
+        upstreamLink: parseSessionKey(info.key).kind === 'adopted',
+        runs: deps.countRuns(info.key),
+      };
+    },
+    archive(key, archived = true) {
+      const info = store.get(key);
+      if (!info) throw notFound(`Unknown sessionKey: ${key}`);
+      store.setArchived(info.key, info.agentId, archived);
+      emit({ type: 'session:changed', sessionKey: info.key });
+      return store.get(info.key, info.agentId)!;
+    },
     list: () => store.list(),
     reset(key) {
       const k = normalizeSessionKey(key);

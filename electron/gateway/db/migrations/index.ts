@@ -4,5 +4,12 @@ import { migration001 } from './001-state-core';
 import { migration002 } from './002-runtime';
 import { migration003 } from './003-catalog';
 import { migration004 } from './004-ui';
+import { migration005 } from './005-session-folder';
 
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004];
+export const MIGRATIONS: readonly Migration[] = [
+  migration001,
+  migration002,
+  migration003,
+  migration004,
+  migration005,
+];

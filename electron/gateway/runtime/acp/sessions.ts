@@ -44,6 +44,15 @@ export interface AcpSessionsDeps {
 
 export type AcpSessions = ReturnType<typeof createAcpSessions>;
 
+const newLive = (profile: AcpProfile, cwd: string): Live => ({
+  profile,
+  cwd,
+  chain: Promise.resolve(),
+  inFlight: 0,
+  buffer: '',
+  cancelRequested: false,
+});
+
 export function createAcpSessions(deps: AcpSessionsDeps) {
   const { transcripts, runs, emit } = deps;
   const live = new Map<string, Live>();
@@ -140,7 +149,7 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
     if (!spawn) emit({ type: 'run:changed', run: { ...run } });
     l.inFlight++;
     l.chain = l.chain.then(async () => {
-      if (!current(key, l)) return;
+      if (!current(key, l)) return spawn?.onStarted?.();
       run.status = 'running';
       run.startedAt = deps.now();
       runs.save(run);
@@ -150,10 +159,13 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
         const child = await ensureChild(key, l);
         if (closed) return;
         const prompt = child.prompt(text, spawn?.timeoutMs ? { timeoutMs: spawn.timeoutMs } : {});
+        spawn?.onStarted?.();
         if (l.cancelRequested) child.cancel();
         result = await prompt;
       } catch (err) {
         result = { outcome: 'error', reason: err instanceof Error ? err.message : String(err) };
+      } finally {
+        spawn?.onStarted?.();
       }
       l.cancelRequested = false;
       if (closed) return;
@@ -199,19 +211,39 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       return profile;
     },
 
-    /** Starts the agent of a child the spawn service just committed, with its first prompt. */
-    start(key: string, profile: AcpProfile, task: string, spawn: SpawnInfo): void {
+    /** The working folder of a child that was given none: the profile's, else its own under workRoot. */
+    folderFor(key: string, profile: AcpProfile): string {
       const id = parseSessionKey(key).rest.slice('acp:'.length);
-      const cwd = profile.cwd && path.isAbsolute(profile.cwd) ? profile.cwd : path.join(deps.workRoot, id);
-      live.set(key, {
-        profile,
-        cwd,
-        chain: Promise.resolve(),
-        inFlight: 0,
-        buffer: '',
-        cancelRequested: false,
-      });
+      return profile.cwd && path.isAbsolute(profile.cwd) ? profile.cwd : path.join(deps.workRoot, id);
+    },
+
+    /**
+     * Starts the agent of a child the spawn service just committed, with its first prompt. The
+     * process starts with that prompt: a failure to start ends the run as failed.
+     */
+    start(key: string, profile: AcpProfile, task: string, spawn: SpawnInfo, cwd: string): void {
+      live.set(key, newLive(profile, cwd));
       runPrompt(key, task, spawn);
+    },
+
+    /**
+     * Starts the agent (process, initialize, session/new) before its session exists, so a failure
+     * leaves nothing behind: it rejects with the cause (AcpStartError). `begin` then attaches the
+     * running agent to the committed session and sends the first prompt; `abandon` stops it when
+     * the session could not be committed.
+     */
+    async launch(key: string, profile: AcpProfile, cwd: string) {
+      const l = newLive(profile, cwd);
+      await ensureChild(key, l);
+      return {
+        begin(task: string, spawn: SpawnInfo): void {
+          live.set(key, l);
+          runPrompt(key, task, spawn);
+        },
+        abandon(): void {
+          void l.child?.close();
+        },
+      };
     },
 
     /** A message into an ACP child: sent as a prompt (queued while one runs). */
@@ -246,6 +278,18 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
         p.settle(optionId ?? reject);
         return true;
       },
+    },
+
+    /**
+     * A reset session: its agent's conversation goes with the transcript. The running agent is
+     * stopped (its late updates write nothing) and the next prompt starts a fresh one.
+     */
+    reset(key: string): void {
+      const l = live.get(key);
+      if (!l) return;
+      live.set(key, newLive(l.profile, l.cwd));
+      for (const p of [...pending.values()]) if (p.view.sessionKey === key) p.settle(undefined);
+      void l.child?.close();
     },
 
     forget(key: string): void {

@@ -176,6 +176,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     now,
     logger,
     roots: resolveCatalogRoots(options.catalogRoots),
+    scheduler,
     importTranscript(sessionKey, messages) {
       for (const m of messages)
         emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WINDOW_BYTES } from '../../electron/gateway/catalog/jsonl-probe';
+import { WINDOW_BYTES } from '../../electron/gateway/catalog/kit/jsonl-probe';
 import { humanTurns, line, makeHarness, rng, type Harness } from './helpers';
 
 const REAL = path.resolve(__dirname, '../fixtures/tools/codex/sessions');

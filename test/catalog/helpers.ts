@@ -5,8 +5,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase, type Db } from '../../electron/gateway/db/open';
-import { createCatalog, type CatalogDeps, type CatalogService } from '../../electron/gateway/catalog';
-import type { CatalogFs } from '../../electron/gateway/catalog/fsio';
+import {
+  createCatalog,
+  type CatalogDeps,
+  type CatalogService,
+  type ProviderModule,
+  type VisibleMessage,
+} from '../../electron/gateway/catalog';
+import type { CatalogFs } from '../../electron/gateway/catalog/kit/fsio';
 import type {
   RecordInput,
   SessionInfo,
@@ -25,7 +31,9 @@ export interface Harness {
   roots: { claude: string; codex: string; opencode: string; pi: string };
   catalog: CatalogService;
   events: Recorded[];
-  imported: Map<string, { role: string; text: string }[]>;
+  imported: Map<string, { role: string; text: string; toolCalls?: { name: string }[] }[]>;
+  /** With `live`: per session, the visible messages the checks handed over, in order. */
+  live: Map<string, VisibleMessage[]>;
   /** Make the next n record() calls fail (return undefined). */
   failRecords(n: number): void;
   clock: { t: number };
@@ -36,9 +44,18 @@ export function tmpDir(prefix = 'sightline-catalog-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export function makeHarness(
-  opts: { fs?: CatalogFs; env?: NodeJS.ProcessEnv; providerBudgetMs?: number } = {},
-): Harness {
+export interface HarnessOptions {
+  fs?: CatalogFs;
+  env?: NodeJS.ProcessEnv;
+  providerBudgetMs?: number;
+  /** Other providers than the registered four, with their roots. */
+  providers?: readonly ProviderModule[];
+  roots?: Record<string, string>;
+  /** Collect the visible messages of what each check consumed (live transcripts) in `live`. */
+  live?: boolean;
+}
+
+export function makeHarness(opts: HarnessOptions = {}): Harness {
   const dir = tmpDir();
   const db = openDatabase(path.join(dir, 'data'));
   const roots = {
@@ -111,24 +128,36 @@ export function makeHarness(
     sweep() {},
     prune() {},
   };
-  const imported = new Map<string, { role: string; text: string }[]>();
+  const imported: Harness['imported'] = new Map();
+  const live: Harness['live'] = new Map();
   const deps: CatalogDeps = {
     db,
     sessions,
     state,
     now: () => clock.t,
-    roots,
+    roots: { ...roots, ...opts.roots },
     logger: { info() {}, warn() {}, error() {} },
     importTranscript(key, messages) {
       imported.set(key, [
         ...(imported.get(key) ?? []),
-        ...messages.map((m) => ({ role: m.role, text: m.text })),
+        ...messages.map((m) => ({
+          role: m.role,
+          text: m.text,
+          ...(m.toolCalls ? { toolCalls: m.toolCalls.map((c) => ({ name: c.name })) } : {}),
+        })),
       ]);
     },
     hostId: 'test-host',
     ...(opts.fs ? { fs: opts.fs } : {}),
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.providerBudgetMs !== undefined ? { providerBudgetMs: opts.providerBudgetMs } : {}),
+    ...(opts.providers ? { providers: opts.providers } : {}),
+    ...(opts.live
+      ? {
+          onUpstreamMessages: (link: { sessionKey: string }, messages: VisibleMessage[]) =>
+            live.set(link.sessionKey, [...(live.get(link.sessionKey) ?? []), ...messages]),
+        }
+      : {}),
   };
   const catalog = createCatalog(deps);
   return {
@@ -138,6 +167,7 @@ export function makeHarness(
     catalog,
     events,
     imported,
+    live,
     failRecords(n) {
       failing = n;
     },

@@ -2,7 +2,7 @@
 // rewrites, I/O errors, deletion streaks, dedupe on retried checks, self-echo, adoption.
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeFs, type CatalogFs } from '../../electron/gateway/catalog/fsio';
+import { nodeFs, type CatalogFs } from '../../electron/gateway/catalog/kit/fsio';
 import { humanTurns, linkRow, makeHarness, type Harness } from './helpers';
 import { CLAUDE_ID, PI_ID, claudeAssistant, claudeUser, piMessage, writeClaude, writePi } from './fixtures';
 

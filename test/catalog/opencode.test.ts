@@ -108,9 +108,12 @@ describe('OpenCode discovery', () => {
     expect(await h.catalog.listAsync()).toEqual(h.catalog.list());
   });
 
-  it('adoption imports the visible conversation and baselines at the newest message', () => {
+  it('adoption imports the visible conversation (tool calls in short form) and baselines at the newest message', () => {
     h.catalog.adopt({ provider: 'opencode', threadId: SID });
-    expect(h.imported.get(KEY)).toEqual([{ role: 'user', text: 'the /invoices endpoint 500s' }]);
+    expect(h.imported.get(KEY)).toEqual([
+      { role: 'user', text: 'the /invoices endpoint 500s' },
+      { role: 'assistant', text: '', toolCalls: [{ name: 'edit' }] },
+    ]);
     expect(JSON.parse(linkRow(h.db, KEY)!.marker_json as string)).toMatchObject({ createdAt: T0 + 2000 });
   });
 });
@@ -179,6 +182,33 @@ describe('OpenCode classification', () => {
     );
     await h.catalog.tick();
     expect(humanTurns(h.events, KEY)).toEqual({ events: 1, turns: 1 });
+  });
+
+  it('hands over the visible messages it classified, tool calls in short form', async () => {
+    const live = makeHarness({ live: true, roots: { opencode: h.roots.opencode } });
+    try {
+      live.catalog.adopt({ provider: 'opencode', threadId: SID });
+      addMessage('user', [text('speed it up'), text('Called the Read tool', { synthetic: true })]);
+      addMessage('assistant', [
+        text('Running the tests.'),
+        {
+          type: 'tool',
+          callID: 'c9',
+          tool: 'bash',
+          state: { status: 'completed', input: { command: 'npm test' } },
+        },
+      ]);
+      await live.catalog.tick();
+      await live.catalog.tick();
+      const got = live.live.get(KEY)!;
+      expect(got.map((m) => [m.role, m.text])).toEqual([
+        ['user', 'speed it up'],
+        ['assistant', 'Running the tests.'],
+      ]);
+      expect(got[1]!.toolCalls).toEqual([{ id: 'c9', name: 'bash', arguments: { command: 'npm test' } }]);
+    } finally {
+      live.cleanup();
+    }
   });
 
   it('drops self-echo', async () => {

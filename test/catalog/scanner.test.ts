@@ -1,10 +1,10 @@
 // The streaming row scanner agrees with JSON.parse + the classifiers, however the row is split.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { claudeRules } from '../../electron/gateway/catalog/claude-rules';
-import { utf8SafeEnd } from '../../electron/gateway/catalog/fsio';
-import { newScan, scanFeed, scanFinish } from '../../electron/gateway/catalog/row-scanner';
-import { printKey, textKey } from '../../electron/gateway/catalog/text';
+import { claudeRules } from '../../electron/gateway/catalog/claude/rules';
+import { utf8SafeEnd } from '../../electron/gateway/catalog/kit/fsio';
+import { newScan, scanFeed, scanFinish } from '../../electron/gateway/catalog/kit/row-scanner';
+import { printKey, textKey } from '../../electron/gateway/catalog/kit/text';
 
 function scanInPieces(json: string, cuts: number[]) {
   const st = newScan();

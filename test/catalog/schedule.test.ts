@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { nodeFs, type CatalogFs } from '../../electron/gateway/catalog/fsio';
-import { HEAD_MAX_BYTES, TAIL_BYTES } from '../../electron/gateway/catalog/windows';
+import { nodeFs, type CatalogFs } from '../../electron/gateway/catalog/kit/fsio';
+import { HEAD_MAX_BYTES, TAIL_BYTES } from '../../electron/gateway/catalog/kit/windows';
 import { humanTurns, makeHarness, type Harness } from './helpers';
 import { CLAUDE_ID, claudeAssistant, claudeUser, writeClaude } from './fixtures';
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openReadonly } from '../../electron/gateway/catalog/opencode';
+import { betterSqliteOpener } from '../../electron/gateway/catalog/sqlite';
 import { openDatabase } from '../../electron/gateway/db/open';
 import { currentNativeBinding, openSqlite, useNativeBinding } from '../../electron/gateway/db/sqlite';
 import { tempDir } from '../helpers/gateway';
@@ -49,14 +49,14 @@ describe('one SQLite helper', () => {
     expect(currentNativeBinding()).toBe(bogus);
     // better-sqlite3 requires the file it was given: the error names it.
     expect(() => openDatabase(path.join(dir, 'state'))).toThrow(bogus);
-    expect(() => openReadonly(oc)).toThrow(bogus);
+    expect(() => betterSqliteOpener(oc)).toThrow(bogus);
 
     useNativeBinding(nodeBuild);
     const state = openDatabase(path.join(dir, 'state'));
     expect(state.pragma('user_version', { simple: true })).toBeGreaterThan(0);
     state.close();
-    const ro = openReadonly(oc);
-    expect(ro.prepare('SELECT count(*) AS n FROM session').get()).toEqual({ n: 0 });
+    const ro = betterSqliteOpener(oc);
+    expect(ro.get('SELECT count(*) AS n FROM session')).toEqual({ n: 0 });
     ro.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });

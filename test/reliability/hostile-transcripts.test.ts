@@ -7,12 +7,12 @@
 import fc from 'fast-check';
 import type fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { claudeRules } from '../../electron/gateway/catalog/claude-rules';
-import { codexRules } from '../../electron/gateway/catalog/codex-rules';
-import type { CatalogFs } from '../../electron/gateway/catalog/fsio';
-import { probeJsonl, type JsonlMarker } from '../../electron/gateway/catalog/jsonl-probe';
-import { piRules } from '../../electron/gateway/catalog/pi-rules';
-import type { RowRules } from '../../electron/gateway/catalog/rules';
+import { claudeRules } from '../../electron/gateway/catalog/claude/rules';
+import { codexRules } from '../../electron/gateway/catalog/codex/rules';
+import type { CatalogFs } from '../../electron/gateway/catalog/kit/fsio';
+import { probeJsonl, type JsonlMarker } from '../../electron/gateway/catalog/kit/jsonl-probe';
+import { piRules } from '../../electron/gateway/catalog/pi/rules';
+import type { RowRules } from '../../electron/gateway/catalog/kit/rules';
 
 const LONG = process.env.SIGHTLINE_LONG === '1';
 const runs = (n: number) => (LONG ? n * 20 : n);

@@ -1,31 +1,10 @@
-// "Continue in Sightline": send a message into an adopted session through the upstream CLI,
-// spawned without a shell. The text is remembered first, so the monitor recognises its echo in the
+// "Continue in Sightline": run the upstream CLI that a provider names (ProviderSource
+// .continueCommand), spawned without a shell. The text is remembered first, so the monitor recognises its echo in the
 // upstream transcript as Sightline's own and never reports it as human activity.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CatalogProvider } from '../types';
-
-export interface ContinueCommand {
-  command: string;
-  args: string[];
-}
-
-export function continueCommand(provider: CatalogProvider, threadId: string, text: string): ContinueCommand {
-  // A text that starts with '-' must not be read as an option.
-  const tail = text.startsWith('-') ? ['--', text] : [text];
-  switch (provider) {
-    case 'claude':
-      return { command: 'claude', args: ['--resume', threadId, '-p', ...tail] };
-    case 'codex':
-      return { command: 'codex', args: ['exec', 'resume', threadId, ...tail] };
-    case 'opencode':
-    case 'pi':
-      throw new Error(
-        `Continue in Sightline is not available for ${provider} sessions yet: continue it in ${provider} itself`,
-      );
-  }
-}
+import type { ContinueCommand } from './provider';
 
 /** The executable's path on PATH, or undefined. */
 export function findOnPath(command: string, env: NodeJS.ProcessEnv): string | undefined {

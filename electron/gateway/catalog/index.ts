@@ -1,34 +1,31 @@
 // The session catalog and upstream monitor (spec: "The session catalog and upstream monitor").
 // list()/adopt() are synchronous per the contract; listAsync() does the same scan in yielding
 // chunks so thousands of transcripts never block the main process; tick() is one monitor check.
+// Everything about one tool lives in its provider module (providers.ts lists them); this file
+// only wires them to the gateway's links, sessions and signal log.
 import os from 'node:os';
 import type Database from 'better-sqlite3';
-import type {
-  Catalog,
-  CatalogEntry,
-  CatalogProvider,
-  CatalogRoots,
-  Logger,
-  SessionInfo,
-  SessionState,
-  Sessions,
-} from '../types';
-import { claudeCatalog } from './claude';
-import { codexArchiveDir, codexCatalog } from './codex';
-import { continueCommand, runCli } from './continue';
-import { inodeOf, isNotFound, nodeFs, type CatalogFs } from './fsio';
-import { createLinkRepo } from './links';
+import { realScheduler, type Cancel, type Scheduler } from '../scheduler';
+import type { Catalog, CatalogEntry, CatalogProvider, Logger, SessionState, Sessions } from '../types';
+import { adoptedKey, createAdopt } from './adopt';
+import { runCli } from './continue';
+import { isNotFound, nodeFs, type CatalogFs } from './kit/fsio';
+import type { SqliteOpener } from './kit/sqlite';
+import { createLinkRepo, type Link } from './links';
 import { createMonitor } from './monitor';
-import { opencodeBaseline, opencodeCatalog } from './opencode';
-import { piCatalog } from './pi';
-import type { Located, ProviderCatalog } from './provider';
-import { readTranscript, type ImportedMessage } from './transcript';
-import { zstdSize } from './windows';
+import type { Located, ProviderModule, ProviderSource, VisibleMessage } from './provider';
+import { PROVIDER_MODULES } from './providers';
+import { resolveCatalogRoots, type RootsById } from './roots';
+import { betterSqliteOpener } from './sqlite';
 
+export { ADOPTING_WATCHER, adoptedKey } from './adopt';
 export { defaultCatalogRoots, resolveCatalogRoots } from './roots';
+export { PROVIDER_MODULES } from './providers';
+export type { ProviderModule, VisibleMessage } from './provider';
 
-export const CATALOG_PROVIDERS: readonly CatalogProvider[] = ['claude', 'codex', 'opencode', 'pi'];
-export const ADOPTING_WATCHER = 'agent:main:main';
+/** A message adoption or "continue" brings into Sightline's transcript. */
+export type ImportedMessage = VisibleMessage;
+
 export const FIRST_CHECK_MS = 15_000;
 export const CHECK_EVERY_MS = 60_000;
 
@@ -37,20 +34,30 @@ export interface CatalogDeps {
   sessions: Sessions;
   state: SessionState;
   now: () => number;
-  roots: Required<CatalogRoots>;
+  /** Each provider's root, by provider id (missing ones: the provider's default). */
+  roots: RootsById;
   logger: Logger;
   importTranscript(sessionKey: string, messages: ImportedMessage[]): void;
-  /** Addition: environment for the upstream CLIs (default process.env). */
+  /** Addition: the providers (default PROVIDER_MODULES). */
+  providers?: readonly ProviderModule[];
+  /** Addition: environment for the upstream CLIs and default roots (default process.env). */
   env?: NodeJS.ProcessEnv;
   /** Addition: file system seam for tests (I/O error injection). */
   fs?: CatalogFs;
+  /** Addition: how providers open SQLite databases read-only (default better-sqlite3). */
+  sqlite?: SqliteOpener;
   /** Addition: host id recorded with adoptions (default os.hostname()). */
   hostId?: string;
   /** Addition: wall-clock budget per provider and check (default 45 s). */
   providerBudgetMs?: number;
+  /** Addition: timers of the monitor cadence (default the real ones). */
+  scheduler?: Scheduler;
+  /** Addition (live transcripts): the visible messages of rows a check consumed, per link. */
+  onUpstreamMessages?(link: Link, messages: VisibleMessage[]): void;
 }
 
 export type CatalogService = Catalog & {
+  adopt(input: { provider: CatalogProvider | string; threadId: string }): ReturnType<Catalog['adopt']>;
   continue(sessionKey: string, text: string): Promise<void>;
   /** Addition: remember a text Sightline sent into an adopted session by other means. */
   rememberOwnText(sessionKey: string, text: string): void;
@@ -58,48 +65,58 @@ export type CatalogService = Catalog & {
   stop(): void;
 };
 
-export function adoptedKey(provider: CatalogProvider, threadId: string): string {
-  return `agent:main:adopted:${provider}:${threadId}`;
-}
-
 export function createCatalog(deps: CatalogDeps): CatalogService {
-  const cfs = deps.fs ?? nodeFs;
+  const io = { fs: deps.fs ?? nodeFs, sqlite: deps.sqlite ?? betterSqliteOpener };
   const hostId = deps.hostId ?? os.hostname();
+  const scheduler = deps.scheduler ?? realScheduler;
   const links = createLinkRepo(deps.db);
-  const providers: Record<CatalogProvider, ProviderCatalog> = {
-    claude: claudeCatalog(deps.roots.claude, cfs),
-    codex: codexCatalog(deps.roots.codex, cfs),
-    opencode: opencodeCatalog(deps.roots.opencode, cfs),
-    pi: piCatalog(deps.roots.pi, cfs),
-  };
+  const modules = deps.providers ?? PROVIDER_MODULES;
+  const roots = resolveCatalogRoots(deps.roots, deps.env ?? process.env, modules);
+  const providers = new Map<string, { module: ProviderModule; source: ProviderSource; root: string }>();
+  for (const m of modules) {
+    const root = roots[m.id]!;
+    providers.set(m.id, { module: m, source: m.open(root, io), root });
+  }
   const monitor = createMonitor({
     links,
     state: deps.state,
     now: deps.now,
     logger: deps.logger,
-    fs: cfs,
-    codexRoot: deps.roots.codex,
+    sources: new Map([...providers].map(([id, p]) => [id, p.source])),
     ...(deps.providerBudgetMs !== undefined ? { budgetMs: deps.providerBudgetMs } : {}),
+    ...(deps.onUpstreamMessages ? { onMessages: deps.onUpstreamMessages } : {}),
   });
+  const adopt = createAdopt(
+    {
+      sessions: deps.sessions,
+      state: deps.state,
+      links,
+      logger: deps.logger,
+      now: deps.now,
+      hostId,
+      importTranscript: deps.importTranscript,
+    },
+    providers,
+  );
   let stopped = true;
   // Bumped by stop(): a check in flight ends before its next link (the database may be closing).
   let epoch = 0;
 
-  function describeSafe(p: ProviderCatalog, unit: string): Located[] {
+  function describeSafe(id: string, source: ProviderSource, unit: string): Located[] {
     try {
-      return p.describe(unit);
+      return source.describe(unit);
     } catch (err) {
       if (!isNotFound(err))
-        deps.logger.warn('catalog: cannot read a session', { provider: p.provider, error: String(err) });
+        deps.logger.warn('catalog: cannot read a session', { provider: id, error: String(err) });
       return [];
     }
   }
 
-  function unitsSafe(p: ProviderCatalog): string[] {
+  function unitsSafe(id: string, source: ProviderSource): string[] {
     try {
-      return p.units();
+      return source.units();
     } catch (err) {
-      deps.logger.warn('catalog: cannot list sessions', { provider: p.provider, error: String(err) });
+      deps.logger.warn('catalog: cannot list sessions', { provider: id, error: String(err) });
       return [];
     }
   }
@@ -119,18 +136,19 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
 
   function list(): CatalogEntry[] {
     const found: Located[] = [];
-    for (const p of Object.values(providers)) for (const u of unitsSafe(p)) found.push(...describeSafe(p, u));
+    for (const [id, p] of providers)
+      for (const u of unitsSafe(id, p.source)) found.push(...describeSafe(id, p.source, u));
     return finish(found);
   }
 
   async function listAsync(): Promise<CatalogEntry[]> {
     const found: Located[] = [];
     let slice = performance.now();
-    for (const p of Object.values(providers)) {
-      const units = unitsSafe(p);
+    for (const [id, p] of providers) {
+      const units = unitsSafe(id, p.source);
       await new Promise((r) => setImmediate(r));
       for (const u of units) {
-        found.push(...describeSafe(p, u));
+        found.push(...describeSafe(id, p.source, u));
         // Give the event loop back every few milliseconds of work.
         if (performance.now() - slice > 8) {
           await new Promise((r) => setImmediate(r));
@@ -139,60 +157,6 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
       }
     }
     return finish(found);
-  }
-
-  function baseline(
-    provider: CatalogProvider,
-    loc: Located,
-  ): { offset: number; inode: string | null; markerJson: string | null } {
-    const ref = loc.ref;
-    if (ref.kind !== 'file')
-      return { offset: 0, inode: null, markerJson: JSON.stringify(opencodeBaseline(ref)) };
-    try {
-      const st = cfs.statSync(ref.path);
-      return { offset: st.size, inode: inodeOf(st), markerJson: null };
-    } catch (err) {
-      if (provider !== 'codex' || !isNotFound(err)) throw err;
-      // A cold (compressed) rollout: the offset is its decompressed size; any inode continues it.
-      return { offset: zstdSize(cfs, `${ref.path}.zst`), inode: null, markerJson: null };
-    }
-  }
-
-  function adopt(input: { provider: CatalogProvider; threadId: string }): SessionInfo {
-    const provider = input?.provider;
-    const threadId = typeof input?.threadId === 'string' ? input.threadId.trim() : '';
-    if (!CATALOG_PROVIDERS.includes(provider))
-      throw new Error(`Unknown catalog provider: ${String(provider)}`);
-    if (!threadId) throw new Error('threadId is required');
-    const loc = providers[provider].find(threadId);
-    if (!loc)
-      throw new Error(
-        `Unknown thread: ${provider} session ${threadId} was not found in ${deps.roots[provider]}`,
-      );
-    const key = adoptedKey(provider, loc.entry.threadId);
-    const marker = baseline(provider, loc);
-    let info = deps.sessions.get(key);
-    if (!info) {
-      info = deps.sessions.create({ key, label: loc.entry.title });
-      try {
-        deps.importTranscript(key, readTranscript(provider, loc.ref, cfs));
-      } catch (err) {
-        deps.logger.warn('catalog: transcript import failed', { sessionKey: key, error: String(err) });
-      }
-    }
-    deps.state.record({
-      sessionKey: key,
-      kind: 'adopted',
-      actorType: 'human',
-      summary: `adopted from ${provider}`,
-      payload: { catalogId: provider, hostId },
-    });
-    links.put(
-      { sessionKey: key, provider, threadId: loc.entry.threadId, hostId, ref: loc.ref, ...marker },
-      deps.now(),
-    );
-    deps.state.registerWatch(ADOPTING_WATCHER, key);
-    return deps.sessions.get(key) ?? info;
   }
 
   function rememberOwnText(sessionKey: string, text: string): void {
@@ -204,9 +168,14 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     const link = links.get(sessionKey);
     if (!link)
       throw new Error(`Unknown sessionKey: ${sessionKey} (not an adopted session with an upstream link)`);
-    const cmd = continueCommand(link.provider, link.threadId, text);
+    const p = providers.get(link.provider);
+    const cmd = p?.source.continueCommand?.(link.threadId, text);
+    if (!p || !cmd)
+      throw new Error(
+        `Continue in Sightline is not available for ${link.provider} sessions yet: continue it in ${p?.module.label ?? link.provider} itself`,
+      );
     rememberOwnText(sessionKey, text);
-    const cwd = providers[link.provider].find(link.threadId)?.entry.cwd;
+    const cwd = p.source.find(link.threadId)?.entry.cwd;
     const { stdout } = await runCli(cmd, { env: deps.env ?? process.env, ...(cwd ? { cwd } : {}) });
     const at = deps.now();
     const messages: ImportedMessage[] = [{ role: 'user', actorType: 'human', text, createdAt: at }];
@@ -227,14 +196,13 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     return running;
   }
 
-  let timer: NodeJS.Timeout | undefined;
+  let cancel: Cancel | undefined;
   function schedule(ms: number): void {
-    timer = setTimeout(() => {
+    cancel = scheduler.after(ms, () => {
       void tick().finally(() => {
         if (!stopped) schedule(CHECK_EVERY_MS);
       });
-    }, ms);
-    timer.unref?.();
+    });
   }
 
   return {
@@ -254,13 +222,8 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
       // database right after). tick() called by hand later still works.
       stopped = true;
       epoch++;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
+      cancel?.();
+      cancel = undefined;
     },
   };
-}
-
-/** Where archived Codex rollouts live for a sessions root (exported for tools and tests). */
-export function codexArchive(roots: Required<CatalogRoots>): string {
-  return codexArchiveDir(roots.codex);
 }

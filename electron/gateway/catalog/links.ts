@@ -3,14 +3,13 @@
 // state database; every write is a single statement or one transaction.
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { CatalogProvider } from '../types';
 import type { SourceRef } from './provider';
 
 export const OWN_TEXTS_KEPT = 10;
 
 export interface Link {
   sessionKey: string;
-  provider: CatalogProvider;
+  provider: string;
   threadId: string;
   hostId: string;
   ref: SourceRef;
@@ -25,7 +24,7 @@ export interface Link {
 
 interface LinkRowDb {
   session_key: string;
-  provider: CatalogProvider;
+  provider: string;
   thread_id: string;
   host_id: string;
   source_ref: string;

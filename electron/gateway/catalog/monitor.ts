@@ -4,51 +4,29 @@
 // record one upstream_missing and remove the link. Any other conclusive outcome resets the streak;
 // an I/O error other than not-found is inconclusive: it neither counts nor resets (a flaky
 // permission or a busy disk says nothing about deletion, and must not hide a real streak either).
-import type { CatalogProvider, Logger, SessionState } from '../types';
-import { claudeRules } from './claude-rules';
-import { codexRules } from './codex-rules';
-import { codexExistsElsewhere } from './codex';
-import type { CatalogFs } from './fsio';
-import { probeJsonl, type JsonlMarker, type ProbeOutcome } from './jsonl-probe';
-import type { Link, LinkRepo, MarkerFields } from './links';
-import { OpencodeDbReader, probeOpencodeJson, type OcMarker, type OcOutcome } from './opencode';
-import { piRules } from './pi-rules';
-import type { ScanState } from './row-scanner';
-import type { RowRules } from './rules';
-import { textKey } from './text';
+import type { Logger, SessionState } from '../types';
+import type { Link, LinkRepo } from './links';
+import type { ProbeOutcome, ProviderSource, VisibleMessage } from './provider';
+import { textKey } from './kit/text';
 
 export const MISSING_CHECKS = 3;
 export const PROVIDER_BUDGET_MS = 45_000;
-
-const RULES: Record<Exclude<CatalogProvider, 'opencode'>, RowRules> = {
-  claude: claudeRules,
-  codex: codexRules,
-  pi: piRules,
-};
 
 export interface MonitorDeps {
   links: LinkRepo;
   state: SessionState;
   now: () => number;
   logger: Logger;
-  fs: CatalogFs;
-  codexRoot: string;
+  /** The registered providers' sources, by provider id. */
+  sources: ReadonlyMap<string, ProviderSource>;
   /** Wall-clock budget per provider and check (default 45 s). */
   budgetMs?: number;
+  /**
+   * Addition (live transcripts): called with the visible messages of the rows a check consumed,
+   * before the marker moves past them. When set, probes map rows to messages.
+   */
+  onMessages?(link: Link, messages: VisibleMessage[]): void;
 }
-
-type Outcome =
-  | { kind: 'missing' }
-  | { kind: 'inconclusive'; error: unknown }
-  | { kind: 'rebaseline'; marker: MarkerFields; reason: string }
-  | {
-      kind: 'activity';
-      turns: number;
-      marker: MarkerFields;
-      changed: boolean;
-      from: string;
-      occurredAt?: number;
-    };
 
 function lazyOwn(links: LinkRepo, key: string): { has(k: string): boolean } {
   let set: Set<string> | undefined;
@@ -60,55 +38,12 @@ function lazyOwn(links: LinkRepo, key: string): { has(k: string): boolean } {
   };
 }
 
-function jsonlMarker(l: Link): JsonlMarker {
-  const pend = l.scanState ? (JSON.parse(l.scanState) as { at: number; st: ScanState }) : null;
-  const seen = l.markerJson ? (JSON.parse(l.markerJson) as { seen?: string[] }).seen : undefined;
-  return { offset: l.offset, ino: l.inode, pend, ...(seen?.length ? { seen } : {}) };
-}
-
-function fromJsonl(o: ProbeOutcome, prev: JsonlMarker): Outcome {
-  const fields = (m: JsonlMarker): MarkerFields => ({
-    offset: m.offset,
-    inode: m.ino,
-    markerJson: m.seen?.length ? JSON.stringify({ seen: m.seen }) : null,
-    scanState: m.pend ? JSON.stringify(m.pend) : null,
-  });
-  switch (o.kind) {
-    case 'missing':
-    case 'inconclusive':
-      return o;
-    case 'rebaseline':
-      return { kind: 'rebaseline', marker: fields(o.next), reason: o.reason };
-    case 'activity':
-      return {
-        kind: 'activity',
-        turns: o.turns,
-        marker: fields(o.next),
-        changed: o.changed,
-        from: prev.pend ? `${prev.offset}@${prev.pend.at}` : String(prev.offset),
-        ...(o.occurredAt !== undefined ? { occurredAt: o.occurredAt } : {}),
-      };
-  }
-}
-
-function fromOpencode(o: OcOutcome, prev: OcMarker): Outcome {
-  if (o.kind !== 'activity') return o;
-  return {
-    kind: 'activity',
-    turns: o.turns,
-    marker: { offset: 0, inode: null, markerJson: JSON.stringify(o.next), scanState: null },
-    changed: o.changed,
-    from: `${prev.messageId ?? ''}@${prev.createdAt}`,
-    ...(o.occurredAt !== undefined ? { occurredAt: o.occurredAt } : {}),
-  };
-}
-
 export function createMonitor(deps: MonitorDeps) {
   const { links, state, now, logger } = deps;
   const budget = deps.budgetMs ?? PROVIDER_BUDGET_MS;
-  const resumeAt = new Map<CatalogProvider, string>();
+  const resumeAt = new Map<string, string>();
 
-  function apply(l: Link, o: Outcome): void {
+  function apply(l: Link, o: ProbeOutcome): void {
     const t = now();
     switch (o.kind) {
       case 'inconclusive':
@@ -159,28 +94,11 @@ export function createMonitor(deps: MonitorDeps) {
             return;
           }
         }
+        if (o.messages?.length) deps.onMessages?.(l, o.messages);
         if (o.changed || o.turns > 0 || l.streak !== 0) links.saveMarker(l, o.marker, t);
         return;
       }
     }
-  }
-
-  function checkJsonl(l: Link): Outcome {
-    if (l.ref.kind !== 'file' || l.provider === 'opencode')
-      return { kind: 'inconclusive', error: new Error('bad link source') };
-    const prev = jsonlMarker(l);
-    const file = l.ref.path;
-    const o = probeJsonl({
-      file,
-      marker: prev,
-      rules: RULES[l.provider],
-      ownTexts: lazyOwn(links, l.sessionKey),
-      fs: deps.fs,
-      ...(l.provider === 'codex'
-        ? { existsElsewhere: () => codexExistsElsewhere(deps.fs, deps.codexRoot, file) }
-        : {}),
-    });
-    return fromJsonl(o, prev);
   }
 
   /** One check. `cancelled` turns true when the catalog stops (the database may be closing). */
@@ -192,7 +110,7 @@ export function createMonitor(deps: MonitorDeps) {
       logger.error('catalog: cannot list upstream links', { error: String(err) });
       return;
     }
-    const byProvider = new Map<CatalogProvider, Link[]>();
+    const byProvider = new Map<string, Link[]>();
     for (const l of all) {
       const list = byProvider.get(l.provider);
       if (list) list.push(l);
@@ -211,7 +129,7 @@ export function createMonitor(deps: MonitorDeps) {
       const list = [...all.slice(cut), ...all.slice(0, cut)];
       resumeAt.delete(provider);
       const started = performance.now();
-      const readers = new Map<string, OpencodeDbReader>();
+      const source = deps.sources.get(provider);
       let sinceYield = performance.now();
       try {
         for (let i = 0; i < list.length; i++) {
@@ -226,21 +144,14 @@ export function createMonitor(deps: MonitorDeps) {
             break;
           }
           const l = list[i]!;
-          let o: Outcome;
           try {
-            if (l.ref.kind === 'opencode-db') {
-              const prev = l.markerJson
-                ? (JSON.parse(l.markerJson) as OcMarker)
-                : { messageId: null, createdAt: 0 };
-              let r = readers.get(l.ref.db);
-              if (!r) readers.set(l.ref.db, (r = new OpencodeDbReader(l.ref.db)));
-              o = fromOpencode(r.probe(l.ref.sessionId, prev, lazyOwn(links, l.sessionKey), now()), prev);
-            } else if (l.ref.kind === 'opencode-json') {
-              const prev = l.markerJson
-                ? (JSON.parse(l.markerJson) as OcMarker)
-                : { messageId: null, createdAt: 0 };
-              o = fromOpencode(probeOpencodeJson(l.ref, prev, lazyOwn(links, l.sessionKey), now()), prev);
-            } else o = checkJsonl(l);
+            const o: ProbeOutcome = source
+              ? source.probe(l.ref, l, {
+                  ownTexts: lazyOwn(links, l.sessionKey),
+                  now: now(),
+                  ...(deps.onMessages ? { visible: true } : {}),
+                })
+              : { kind: 'inconclusive', error: new Error(`no catalog provider "${provider}"`) };
             apply(l, o);
           } catch (err) {
             logger.error('catalog: upstream check failed', { sessionKey: l.sessionKey, error: String(err) });
@@ -252,7 +163,11 @@ export function createMonitor(deps: MonitorDeps) {
           }
         }
       } finally {
-        for (const r of readers.values()) r.close();
+        try {
+          source?.endCheck?.();
+        } catch (err) {
+          logger.warn('catalog: closing a provider check failed', { provider, error: String(err) });
+        }
       }
     }
   }

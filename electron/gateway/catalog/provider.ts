@@ -1,21 +1,114 @@
-// What every provider module offers the catalog: cheap enumeration of units of work (transcript
-// files, or one database), a description of each unit from head/tail windows only, and a direct
-// lookup of one thread for adoption.
-import type { CatalogEntry, CatalogProvider } from '../types';
+// The seam between the catalog and one tool. A provider module (one folder: claude/, codex/,
+// opencode/, pi/) knows everything about its tool: where it keeps sessions, how to list and find
+// them, which rows are a person's, how to read what was added since a marker, what adoption
+// imports, and how to continue a session from its CLI. It works only on the file system and the
+// small SQLite query interface it is handed (kit/sqlite.ts), never on the gateway's database,
+// links or signal log: the same module can serve a remote machine's catalog from a headless node.
+import type { CatalogEntry, CatalogProvider, MessageRole, ToolCallRecord } from '../types';
+import type { CatalogFs } from './kit/fsio';
+import type { SqliteOpener } from './kit/sqlite';
 
-export type SourceRef =
-  | { kind: 'file'; path: string }
-  | { kind: 'opencode-db'; db: string; sessionId: string }
-  | { kind: 'opencode-json'; dataDir: string; projectId: string; sessionId: string };
+/** Where a session's transcript lives. `kind` tells the provider which of its shapes it is. */
+export interface SourceRef {
+  kind: string;
+  [field: string]: string;
+}
 
 export interface Located {
   entry: CatalogEntry;
   ref: SourceRef;
 }
 
-export interface ProviderCatalog {
-  provider: CatalogProvider;
+/**
+ * How far a link has read, as the four values a link row stores. JSONL tools use the byte
+ * offset and inode (plus a pending oversized row in `scanState` and small extra state in
+ * `markerJson`); OpenCode keeps its last message in `markerJson`. Plain JSON either way, so a
+ * marker travels to a remote node and back unchanged.
+ */
+export interface MarkerFields {
+  offset: number;
+  inode: string | null;
+  markerJson: string | null;
+  scanState: string | null;
+}
+
+/** A message as the transcript view shows it (tool calls in its short form). */
+export interface VisibleMessage {
+  role: MessageRole;
+  actorType: 'human' | 'agent' | 'system';
+  text: string;
+  toolCalls?: ToolCallRecord[];
+  createdAt?: number;
+  /** A user message whose text Sightline itself sent (self-echo): already in the transcript. */
+  own?: true;
+}
+
+export interface ProbeContext {
+  /** Text keys (kit/text.ts) of the session's recent own texts. */
+  ownTexts: { has(key: string): boolean };
+  now: number;
+  /** Also map the rows read to visible messages (`messages` of the outcome). */
+  visible?: boolean;
+}
+
+export type ProbeOutcome =
+  | { kind: 'missing' }
+  | { kind: 'inconclusive'; error: unknown }
+  | { kind: 'rebaseline'; marker: MarkerFields; reason: string }
+  | {
+      kind: 'activity';
+      turns: number;
+      marker: MarkerFields;
+      /** The marker moved (or its stored form changed): save it. */
+      changed: boolean;
+      /** The marker before this check, as a stable string (part of the dedupe key). */
+      from: string;
+      occurredAt?: number;
+      /** With `visible`: the messages of exactly the rows this check consumed, in order. */
+      messages?: VisibleMessage[];
+    };
+
+export interface ContinueCommand {
+  command: string;
+  args: string[];
+}
+
+/** One provider over one root. Every method may throw; the catalog treats that per method. */
+export interface ProviderSource {
+  /** Cheap enumeration of units of work (transcript files, or one database). */
   units(): string[];
+  /** The sessions in one unit, from head/tail windows only. */
   describe(unit: string): Located[];
+  /** One thread for adoption (may throw an error that says why it cannot be adopted). */
   find(threadId: string): Located | undefined;
+  /** The marker at the current end of the source (adoption). */
+  baseline(ref: SourceRef): MarkerFields;
+  /** One check: what was added since `marker`, bounded, classified. */
+  probe(ref: SourceRef, marker: MarkerFields, ctx: ProbeContext): ProbeOutcome;
+  /** The newest visible messages (at most `limit`, oldest first): what adoption imports. */
+  readTail(ref: SourceRef, limit: number): VisibleMessage[];
+  /** The CLI that sends `text` into the session; absent when the tool has none. */
+  continueCommand?(threadId: string, text: string): ContinueCommand;
+  /** End of one check over this provider's links (close per-check connections). */
+  endCheck?(): void;
+}
+
+/** What a provider needs from its host: a file system and a read-only SQLite opener. */
+export interface ProviderIo {
+  fs: CatalogFs;
+  sqlite: SqliteOpener;
+}
+
+export interface ProviderModule {
+  id: CatalogProvider;
+  /** The tool's name for people ("Claude Code"). */
+  label: string;
+  /** Where the tool keeps its sessions, with its own environment overrides. */
+  defaultRoot(env: NodeJS.ProcessEnv, home: string): string;
+  open(root: string, io: ProviderIo): ProviderSource;
+}
+
+/** A text that starts with '-' must not be read as an option of the CLI. */
+export function cliText(text: string): string[] {
+  return text.startsWith('-') ? ['--', text] : [text];
 }

@@ -1,33 +1,26 @@
-// Where each tool keeps its sessions, with the tools' own environment overrides (reference §1-4).
+// Where each tool keeps its sessions: the roots a gateway was given, else each provider's default
+// from the tools' own environment overrides (reference §1-4).
 import os from 'node:os';
-import path from 'node:path';
 import type { CatalogRoots } from '../types';
+import type { ProviderModule } from './provider';
+import { PROVIDER_MODULES } from './providers';
 
-export function defaultCatalogRoots(env: NodeJS.ProcessEnv = process.env): Required<CatalogRoots> {
+export type RootsById = Readonly<Record<string, string>>;
+
+export function defaultCatalogRoots(
+  env: NodeJS.ProcessEnv = process.env,
+  modules: readonly ProviderModule[] = PROVIDER_MODULES,
+): Required<CatalogRoots> & RootsById {
   const home = env.HOME || os.homedir();
-  const claudeDir = env.CLAUDE_CONFIG_DIR?.split(',')[0]?.trim() || path.join(home, '.claude');
-  const codexHome = env.CODEX_HOME || path.join(home, '.codex');
-  const opencodeData = path.join(env.XDG_DATA_HOME || path.join(home, '.local', 'share'), 'opencode');
-  const opencodeDb = env.OPENCODE_DB;
-  const piAgentDir = env.PI_CODING_AGENT_DIR || path.join(home, '.pi', 'agent');
-  return {
-    claude: path.join(claudeDir, 'projects'),
-    codex: path.join(codexHome, 'sessions'),
-    // OPENCODE_DB names the database file (absolute, or relative to the data dir).
-    opencode: opencodeDb ? path.resolve(opencodeData, opencodeDb) : opencodeData,
-    pi: env.PI_CODING_AGENT_SESSION_DIR || path.join(piAgentDir, 'sessions'),
-  };
+  return Object.fromEntries(modules.map((m) => [m.id, m.defaultRoot(env, home)])) as Required<CatalogRoots>;
 }
 
 export function resolveCatalogRoots(
-  roots: CatalogRoots | undefined,
+  roots: CatalogRoots | RootsById | undefined,
   env: NodeJS.ProcessEnv = process.env,
-): Required<CatalogRoots> {
-  const d = defaultCatalogRoots(env);
-  return {
-    claude: roots?.claude ?? d.claude,
-    codex: roots?.codex ?? d.codex,
-    opencode: roots?.opencode ?? d.opencode,
-    pi: roots?.pi ?? d.pi,
-  };
+  modules: readonly ProviderModule[] = PROVIDER_MODULES,
+): Required<CatalogRoots> & RootsById {
+  const given: Record<string, string | undefined> = { ...roots };
+  const d = defaultCatalogRoots(env, modules);
+  return Object.fromEntries(modules.map((m) => [m.id, given[m.id] ?? d[m.id]!])) as Required<CatalogRoots>;
 }

@@ -4,7 +4,8 @@ import { migration001 } from './001-state-core';
 import { migration002 } from './002-runtime';
 import { migration003 } from './003-catalog';
 import { migration004 } from './004-ui';
-import { migration005 } from './005-session-folder';
+import { migration005 } from './005-catalog-provider-ids';
+import { migration006 } from './006-session-folder';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,
@@ -12,4 +13,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration003,
   migration004,
   migration005,
+  migration006,
 ];

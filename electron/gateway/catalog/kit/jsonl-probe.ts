@@ -5,6 +5,7 @@
 // the marker. A file that shrank or was replaced is re-baselined, never parsed from a stale offset.
 import { isNotFound, inodeOf, readAt, utf8SafeEnd, type CatalogFs } from './fsio';
 import { newScan, scanFeed, scanFinish, type ScanState } from './row-scanner';
+import type { VisibleMessage } from '../provider';
 import type { Row, RowRules } from './rules';
 import { printKey, textKey } from './text';
 
@@ -36,6 +37,8 @@ export type ProbeOutcome =
       occurredAt?: number;
       echoes: number;
       malformed: number;
+      /** With `visible`: the messages of the rows consumed (offset to next.offset), in order. */
+      messages?: VisibleMessage[];
     };
 
 export interface ProbeInput {
@@ -48,6 +51,8 @@ export interface ProbeInput {
   windowBytes?: number;
   /** Called when the file is not found: true when it exists elsewhere (Codex .zst / archive). */
   existsElsewhere?: () => boolean;
+  /** Also map the consumed rows to visible messages. */
+  visible?: boolean;
 }
 
 interface Tally {
@@ -68,35 +73,45 @@ function counted(t: Tally, when: number | undefined): void {
   if (when !== undefined && (t.occurredAt === undefined || when > t.occurredAt)) t.occurredAt = when;
 }
 
+type Verdict = 'other' | 'malformed' | 'repeat' | 'echo' | 'human';
+
 function countRow(
   t: Tally,
   rules: RowRules,
   row: Row | undefined,
   key: () => string | undefined,
   own: { has(key: string): boolean },
-): void {
+): Verdict {
   if (!row) {
     t.malformed++;
-    return;
+    return 'malformed';
   }
   const steering = rules.steering?.(row) === true;
-  if (!steering && !rules.human(row)) return;
+  if (!steering && !rules.human(row)) return 'other';
   const id = rules.identity?.(row);
   if (id !== undefined) {
-    if (t.seen.includes(id)) return;
+    if (t.seen.includes(id)) return 'repeat';
     t.seen.push(id);
   }
   const k = key();
   if (k !== undefined && own.has(k)) {
     t.echoes++;
-    return;
+    return 'echo';
   }
   if (steering) {
     t.steering.push({ key: k, when: rules.time(row) });
-    return;
+    return 'human';
   }
   if (k !== undefined) t.keys.add(k);
   counted(t, rules.time(row));
+  return 'human';
+}
+
+/** The row's visible message for a live transcript (a repeated row shows once, an echo is marked). */
+function show(out: VisibleMessage[] | undefined, rules: RowRules, row: Row | undefined, v: Verdict): void {
+  if (!out || !row || v === 'repeat' || v === 'malformed') return;
+  const m = rules.visible(row);
+  if (m) out.push(v === 'echo' && m.role === 'user' ? { ...m, own: true } : m);
 }
 
 function settleSteering(t: Tally): void {
@@ -172,6 +187,7 @@ export function probeJsonl(input: ProbeInput): ProbeOutcome {
     steering: [],
     seen: [...seenBefore],
   };
+  const messages: VisibleMessage[] | undefined = input.visible ? [] : undefined;
   let offset = marker.offset;
   let pend = marker.pend ?? null;
   let cur = 0;
@@ -193,7 +209,12 @@ export function probeJsonl(input: ProbeInput): ProbeOutcome {
       };
     }
     const res = scanFinish(st, rules.scan);
-    countRow(tally, rules, res.row, () => printKey(res.print), ownTexts);
+    show(
+      messages,
+      rules,
+      res.row,
+      countRow(tally, rules, res.row, () => printKey(res.print), ownTexts),
+    );
     cur = nl + 1;
     offset = pos + cur;
     pend = null;
@@ -206,7 +227,7 @@ export function probeJsonl(input: ProbeInput): ProbeOutcome {
       const b = buf.indexOf(10, a);
       if (b > a) {
         const row = parseLine(buf, a, b);
-        countRow(
+        const v = countRow(
           tally,
           rules,
           row,
@@ -216,6 +237,7 @@ export function probeJsonl(input: ProbeInput): ProbeOutcome {
           },
           ownTexts,
         );
+        show(messages, rules, row, v);
       }
       a = b + 1;
     }
@@ -237,5 +259,5 @@ export function probeJsonl(input: ProbeInput): ProbeOutcome {
     pend !== (marker.pend ?? null) ||
     seen.join('\n') !== seenBefore.join('\n');
   const { keys: _keys, steering: _steering, seen: _seen, ...figures } = tally;
-  return { kind: 'activity', ...figures, next, changed };
+  return { kind: 'activity', ...figures, next, changed, ...(messages ? { messages } : {}) };
 }

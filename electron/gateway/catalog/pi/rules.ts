@@ -1,6 +1,6 @@
 // Pi (v3): every `message` entry whose role is `user` (a prompt, also partial slash commands) or
 // `bashExecution` (a `!` command the person ran) is human (reference §4.4).
-import { contentText, isoTime, obj, pathIs, str, type RowRules } from './rules';
+import { contentText, isoTime, message, obj, pathIs, reply, str, type RowRules } from '../kit/rules';
 
 export const piRules: RowRules = {
   human(row) {
@@ -16,6 +16,15 @@ export const piRules: RowRules = {
   },
   time(row) {
     return isoTime(row.timestamp) ?? isoTime(obj(row.message)?.timestamp);
+  },
+  visible(row) {
+    const m = obj(row.message);
+    if (piRules.human(row)) {
+      const text = piRules.text(row);
+      return message('user', m?.role === 'bashExecution' && text ? `!${text}` : text, piRules.time(row));
+    }
+    if (row.type !== 'message' || m?.role !== 'assistant') return undefined;
+    return reply(m.content, piRules.time(row), 'toolCall', 'arguments');
   },
   scan: {
     capture(p) {

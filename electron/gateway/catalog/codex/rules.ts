@@ -5,7 +5,17 @@
 // `UserMessage`. A rollout is one or the other, so counting both kinds never counts a prompt twice.
 // `response_item` user messages never count: they mirror the prompt and also carry injected
 // context (AGENTS.md, environment context, skills), which is not the person.
-import { contentText, isoTime, obj, pathIs, str, type Row, type RowRules } from './rules';
+import {
+  contentText,
+  isoTime,
+  message,
+  obj,
+  pathIs,
+  str,
+  toolCall,
+  type Row,
+  type RowRules,
+} from '../kit/rules';
 
 function userItem(row: Row): Row | undefined {
   if (row.type !== 'event_msg') return undefined;
@@ -37,6 +47,28 @@ export const codexRules: RowRules = {
   },
   time(row) {
     return isoTime(row.timestamp);
+  },
+  // Prompts and replies from the events (legacy `agent_message`, paginated `AgentMessage` items);
+  // tool calls from the `response_item`s, which both modes keep.
+  visible(row) {
+    const at = codexRules.time(row);
+    if (codexRules.human(row)) return message('user', codexRules.text(row), at);
+    const p = obj(row.payload);
+    if (row.type === 'event_msg') {
+      if (p?.type === 'agent_message') return message('assistant', str(p.message), at);
+      const item = obj(p?.item);
+      if (p?.type === 'item_completed' && item?.type === 'AgentMessage')
+        return message('assistant', contentText(item.content), at);
+      return undefined;
+    }
+    if (row.type !== 'response_item' || !p) return undefined;
+    if (p.type === 'function_call')
+      return message('assistant', '', at, [toolCall(p.call_id, p.name, p.arguments)]);
+    if (p.type === 'custom_tool_call')
+      return message('assistant', '', at, [toolCall(p.call_id, p.name, p.input)]);
+    if (p.type === 'local_shell_call')
+      return message('assistant', '', at, [toolCall(p.call_id, 'shell', p.action)]);
+    return undefined;
   },
   scan: {
     capture(p) {

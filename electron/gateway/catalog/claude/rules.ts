@@ -2,7 +2,17 @@
 // slash commands (<command-name>), `!` shell input (<bash-input>) and interrupts count; output
 // rows, meta/caveat rows, compaction summaries, tool results, sidechains and task notifications
 // never do.
-import { contentText, isoTime, obj, pathIs, str, type Row, type RowRules } from './rules';
+import {
+  contentText,
+  isoTime,
+  message,
+  obj,
+  pathIs,
+  reply,
+  str,
+  type Row,
+  type RowRules,
+} from '../kit/rules';
 
 const NOT_HUMAN_PREFIXES = [
   '<local-command-stdout>',
@@ -51,6 +61,11 @@ export const claudeRules: RowRules = {
   },
   time(row) {
     return isoTime(row.timestamp);
+  },
+  visible(row) {
+    if (claudeRules.human(row)) return message('user', claudeRules.text(row), claudeRules.time(row));
+    if (row.type !== 'assistant' || row.isSidechain === true) return undefined;
+    return reply(obj(row.message)?.content, claudeRules.time(row), 'tool_use', 'input');
   },
   scan: {
     capture(p) {

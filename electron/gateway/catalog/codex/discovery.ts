@@ -2,11 +2,11 @@
 // the flat `archived_sessions/` beside `sessions/`. The plain file wins when both exist. Rollouts
 // of sub-agents (`session_meta.payload.source.subagent`) are not sessions.
 import path from 'node:path';
-import { codexRequestText, codexRules } from './codex-rules';
-import { readAt, type CatalogFs } from './fsio';
-import type { Located, ProviderCatalog } from './provider';
-import { isoTime, obj, str, type Row } from './rules';
-import { HEAD_MAX_BYTES, headRows, listDir, oneLine, rowsOf, zstdHead } from './windows';
+import { codexRequestText, codexRules } from './rules';
+import { readAt, type CatalogFs } from '../kit/fsio';
+import type { Located, ProviderSource } from '../provider';
+import { isoTime, obj, str, type Row } from '../kit/rules';
+import { HEAD_MAX_BYTES, headRows, listDir, oneLine, rowsOf, zstdHead } from '../kit/windows';
 
 const ROLLOUT = /^rollout-.*\.jsonl(\.zst)?$/;
 
@@ -57,7 +57,10 @@ function readSessionIndex(cfs: CatalogFs, sessionsRoot: string): Map<string, str
   return names;
 }
 
-export function codexCatalog(root: string, cfs: CatalogFs): ProviderCatalog {
+export function codexCatalog(
+  root: string,
+  cfs: CatalogFs,
+): Pick<ProviderSource, 'units' | 'describe' | 'find'> {
   let index: Map<string, string> | undefined;
   const enough = (rows: Row[]) => rows.some((r) => codexRules.human(r));
 
@@ -121,7 +124,6 @@ export function codexCatalog(root: string, cfs: CatalogFs): ProviderCatalog {
   }
 
   return {
-    provider: 'codex',
     units,
     describe,
     find(threadId) {

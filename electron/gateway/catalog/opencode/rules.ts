@@ -2,8 +2,9 @@
 // not ignored, not a compaction continuation), no compaction part, and it is neither the
 // "Continue if you have next steps" follow-up nor the replay of the previous prompt after an
 // overflow compaction (reference §3.3).
-import { obj, str } from './rules';
-import { normalizeText, textKey } from './text';
+import type { VisibleMessage } from '../provider';
+import { message, obj, str, toolCall } from '../kit/rules';
+import { normalizeText, textKey } from '../kit/text';
 
 export interface OcPart {
   type?: string;
@@ -11,6 +12,8 @@ export interface OcPart {
   synthetic?: boolean;
   ignored?: boolean;
   metadata?: Record<string, unknown>;
+  /** A `tool` part: the call as the transcript view shows it. */
+  call?: ReturnType<typeof toolCall>;
 }
 
 export interface OcMessage {
@@ -34,6 +37,7 @@ export function ocPart(data: unknown): OcPart {
     synthetic: d.synthetic === true,
     ignored: d.ignored === true,
     ...(obj(d.metadata) ? { metadata: obj(d.metadata) } : {}),
+    ...(d.type === 'tool' ? { call: toolCall(d.callID, d.tool, obj(d.state)?.input) } : {}),
   };
 }
 
@@ -53,9 +57,23 @@ export function ocVisibleText(m: OcMessage): string | undefined {
   return text;
 }
 
+/** A message as the transcript view shows it: the person's visible text, or the reply's text and tool calls. */
+export function ocVisible(m: OcMessage): VisibleMessage | undefined {
+  if (m.role === 'user') return message('user', ocVisibleText(m), m.createdAt);
+  if (m.role !== 'assistant') return undefined;
+  const text = m.parts
+    .filter((p) => p.type === 'text' && !p.synthetic && !p.ignored)
+    .map((p) => p.text ?? '')
+    .join('\n');
+  const calls = m.parts.flatMap((p) => (p.call ? [p.call] : []));
+  return message('assistant', text, m.createdAt, calls);
+}
+
 export interface OcClassified {
   turns: number;
   echoes: number;
+  /** With `visible`: the messages classified, in order (a replayed prompt is not shown again). */
+  messages?: VisibleMessage[];
   /** The last message classified (the marker moves to it). */
   last?: OcMessage;
   occurredAt?: number;
@@ -71,13 +89,21 @@ export function classifyOpencode(
   before: OcMessage[],
   own: { has(key: string): boolean },
   now: number,
+  visible = false,
 ): OcClassified {
-  const out: OcClassified = { turns: 0, echoes: 0 };
+  const out: OcClassified = { turns: 0, echoes: 0, ...(visible ? { messages: [] } : {}) };
+  const show = (m: OcMessage, own?: true) => {
+    const v = out.messages ? ocVisible(m) : undefined;
+    if (v) out.messages!.push(own && v.role === 'user' ? { ...v, own } : v);
+  };
   const users = before.filter((m) => m.role === 'user');
   for (const m of msgs) {
     if (m.role === 'user' && m.parts.length === 0 && now - m.createdAt < WRITING_GRACE_MS) break;
     out.last = m;
-    if (m.role !== 'user') continue;
+    if (m.role !== 'user') {
+      show(m);
+      continue;
+    }
     const text = ocVisibleText(m);
     const prev = users[users.length - 1];
     users.push(m);
@@ -89,8 +115,10 @@ export function classifyOpencode(
     }
     if (own.has(textKey(text))) {
       out.echoes++;
+      show(m, true);
       continue;
     }
+    show(m);
     out.turns++;
     if (out.occurredAt === undefined || m.createdAt > out.occurredAt) out.occurredAt = m.createdAt;
   }

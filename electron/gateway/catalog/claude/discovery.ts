@@ -3,11 +3,11 @@
 // when it has a non-sidechain user row, whatever its `entrypoint` and even when some rows are
 // inline sidechain rows (spec). The folder name is never decoded: cwd comes from the rows.
 import path from 'node:path';
-import { claudeIsUserRow, claudeRules, claudeTitleText } from './claude-rules';
-import type { CatalogFs } from './fsio';
-import type { Located, ProviderCatalog } from './provider';
-import { isoTime, str, type Row } from './rules';
-import { headRows, listDir, oneLine, tailRows } from './windows';
+import { claudeIsUserRow, claudeRules, claudeTitleText } from './rules';
+import type { CatalogFs } from '../kit/fsio';
+import type { Located, ProviderSource } from '../provider';
+import { isoTime, str, type Row } from '../kit/rules';
+import { headRows, listDir, oneLine, tailRows } from '../kit/windows';
 
 function isMainFile(name: string): boolean {
   return name.endsWith('.jsonl') && !name.startsWith('agent-');
@@ -17,7 +17,10 @@ function firstMainUser(rows: Row[]): Row | undefined {
   return rows.find((r) => claudeIsUserRow(r) && r.isSidechain !== true);
 }
 
-export function claudeCatalog(root: string, cfs: CatalogFs): ProviderCatalog {
+export function claudeCatalog(
+  root: string,
+  cfs: CatalogFs,
+): Pick<ProviderSource, 'units' | 'describe' | 'find'> {
   function describe(file: string): Located[] {
     const st = cfs.statSync(file);
     const head = headRows(
@@ -60,7 +63,6 @@ export function claudeCatalog(root: string, cfs: CatalogFs): ProviderCatalog {
     ];
   }
   return {
-    provider: 'claude',
     units() {
       const out: string[] = [];
       for (const d of listDir(cfs, root)) {

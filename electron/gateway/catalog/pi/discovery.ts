@@ -2,15 +2,15 @@
 // Only version-3 files are listed and adopted: Pi rewrites older files in place when it opens
 // them, so byte offsets into a v1/v2 file are not stable (reference §4.4).
 import path from 'node:path';
-import type { CatalogFs } from './fsio';
-import { piRules } from './pi-rules';
-import type { Located, ProviderCatalog } from './provider';
-import { isoTime, obj, str } from './rules';
-import { headRows, listDir, oneLine, tailRows } from './windows';
+import type { CatalogFs } from '../kit/fsio';
+import { piRules } from './rules';
+import type { Located, ProviderSource } from '../provider';
+import { isoTime, obj, str } from '../kit/rules';
+import { headRows, listDir, oneLine, tailRows } from '../kit/windows';
 
 export class LegacyPiSessionError extends Error {}
 
-export function piCatalog(root: string, cfs: CatalogFs): ProviderCatalog {
+export function piCatalog(root: string, cfs: CatalogFs): Pick<ProviderSource, 'units' | 'describe' | 'find'> {
   function header(file: string): { row: Record<string, unknown>; size: number; mtime: number } | undefined {
     const st = cfs.statSync(file);
     const rows = headRows(cfs, file, st.size, (r) => r.length > 0);
@@ -71,7 +71,6 @@ export function piCatalog(root: string, cfs: CatalogFs): ProviderCatalog {
   }
 
   return {
-    provider: 'pi',
     units,
     describe,
     find(threadId) {

@@ -1,6 +1,7 @@
 // What each JSONL provider must say about one row. Both a fully parsed row and the skeleton of an
 // oversized row (row-scanner.ts, strings cut to their first characters) go through `human`, so
 // the rules only ever look at flags, types and text prefixes.
+import type { VisibleMessage } from '../provider';
 import type { ScanSpec } from './row-scanner';
 
 export type Row = Record<string, unknown>;
@@ -22,6 +23,11 @@ export interface RowRules {
   text(row: Row): string | undefined;
   /** When the row happened (ms), if it says. */
   time(row: Row): number | undefined;
+  /**
+   * The row as the transcript view shows it (prompts, replies, tool calls), or undefined for rows
+   * it does not show. Also given the skeleton of an oversized row (texts cut short).
+   */
+  visible(row: Row): VisibleMessage | undefined;
   scan: ScanSpec;
 }
 
@@ -64,4 +70,59 @@ export function pathIs(path: readonly (string | number)[], ...want: (string | '#
 
 export function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+/** Tool calls in the transcript view's short form; arguments given as JSON text are parsed. */
+export function toolCall(
+  id: unknown,
+  name: unknown,
+  args: unknown,
+): { id: string; name: string; arguments: unknown } {
+  let parsed = args;
+  if (typeof args === 'string') {
+    try {
+      parsed = JSON.parse(args) as unknown;
+    } catch {
+      parsed = args;
+    }
+  }
+  return { id: str(id) ?? '', name: str(name) ?? 'tool', arguments: parsed ?? {} };
+}
+
+/** Longer message texts are cut (a transcript row is for reading, not an archive). */
+export const TEXT_CAP = 64 * 1024;
+
+/** A visible message, or undefined when it would show nothing. */
+export function message(
+  role: 'user' | 'assistant',
+  text: string | undefined,
+  at: number | undefined,
+  toolCalls: ReturnType<typeof toolCall>[] = [],
+): VisibleMessage | undefined {
+  const t = !text?.trim() ? '' : text.length > TEXT_CAP ? `${text.slice(0, TEXT_CAP)}…` : text;
+  if (!t && toolCalls.length === 0) return undefined;
+  return {
+    role,
+    actorType: role === 'user' ? 'human' : 'agent',
+    text: t,
+    ...(toolCalls.length ? { toolCalls } : {}),
+    ...(at !== undefined ? { createdAt: at } : {}),
+  };
+}
+
+/**
+ * An assistant reply whose content is a string or blocks: the `text` blocks, and the tool-call
+ * blocks of `callType` (id, name, arguments under `argsKey`).
+ */
+export function reply(
+  content: unknown,
+  at: number | undefined,
+  callType: string,
+  argsKey: string,
+): VisibleMessage | undefined {
+  if (!Array.isArray(content)) return message('assistant', str(content), at);
+  const blocks = content.map(obj);
+  const texts = blocks.filter((b) => b?.type === 'text').map((b) => str(b!.text) ?? '');
+  const calls = blocks.filter((b) => b?.type === callType).map((b) => toolCall(b!.id, b!.name, b![argsKey]));
+  return message('assistant', texts.join('\n'), at, calls);
 }

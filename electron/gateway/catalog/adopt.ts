@@ -1,0 +1,94 @@
+// Adoption: a catalog session becomes a Sightline session with an upstream link. Everything that
+// can fail without changing anything (finding the thread, its baseline marker, the transcript to
+// import) happens first; the writes then happen together in `writeAdoption`, so they can be one
+// transaction.
+import type { CatalogProvider, Logger, SessionInfo, SessionState, Sessions } from '../types';
+import type { LinkRepo } from './links';
+import type { Located, MarkerFields, ProviderModule, ProviderSource, VisibleMessage } from './provider';
+
+export const ADOPTING_WATCHER = 'agent:main:main';
+/** At most this many messages of the upstream transcript are imported at adoption. */
+export const IMPORT_MESSAGES = 500;
+
+export function adoptedKey(provider: string, threadId: string): string {
+  return `agent:main:adopted:${provider}:${threadId}`;
+}
+
+export interface AdoptDeps {
+  sessions: Sessions;
+  state: SessionState;
+  links: LinkRepo;
+  logger: Logger;
+  now: () => number;
+  hostId: string;
+  importTranscript(sessionKey: string, messages: VisibleMessage[]): void;
+}
+
+interface Adoption {
+  key: string;
+  provider: ProviderModule;
+  loc: Located;
+  marker: MarkerFields;
+  /** Read before any write; imported only when the session is new. */
+  transcript: VisibleMessage[];
+}
+
+/** Every write of one adoption: session (and its transcript) if new, `adopted`, link, watch. */
+function writeAdoption(d: AdoptDeps, a: Adoption): SessionInfo {
+  let info = d.sessions.get(a.key);
+  if (!info) {
+    info = d.sessions.create({ key: a.key, label: a.loc.entry.title });
+    try {
+      d.importTranscript(a.key, a.transcript);
+    } catch (err) {
+      d.logger.warn('catalog: transcript import failed', { sessionKey: a.key, error: String(err) });
+    }
+  }
+  d.state.record({
+    sessionKey: a.key,
+    kind: 'adopted',
+    actorType: 'human',
+    summary: `adopted from ${a.provider.id}`,
+    payload: { catalogId: a.provider.id, hostId: d.hostId },
+  });
+  d.links.put(
+    {
+      sessionKey: a.key,
+      provider: a.provider.id,
+      threadId: a.loc.entry.threadId,
+      hostId: d.hostId,
+      ref: a.loc.ref,
+      ...a.marker,
+    },
+    d.now(),
+  );
+  d.state.registerWatch(ADOPTING_WATCHER, a.key);
+  return d.sessions.get(a.key) ?? info;
+}
+
+export function createAdopt(
+  d: AdoptDeps,
+  providers: ReadonlyMap<string, { module: ProviderModule; source: ProviderSource; root: string }>,
+) {
+  return function adopt(input: { provider: CatalogProvider | string; threadId: string }): SessionInfo {
+    const id = input?.provider;
+    const threadId = typeof input?.threadId === 'string' ? input.threadId.trim() : '';
+    const p = typeof id === 'string' ? providers.get(id) : undefined;
+    if (!p) throw new Error(`Unknown catalog provider: ${String(id)}`);
+    if (!threadId) throw new Error('threadId is required');
+    const loc = p.source.find(threadId);
+    if (!loc)
+      throw new Error(`Unknown thread: ${p.module.id} session ${threadId} was not found in ${p.root}`);
+    const key = adoptedKey(p.module.id, loc.entry.threadId);
+    const marker = p.source.baseline(loc.ref);
+    let transcript: VisibleMessage[] = [];
+    if (!d.sessions.get(key)) {
+      try {
+        transcript = p.source.readTail(loc.ref, IMPORT_MESSAGES);
+      } catch (err) {
+        d.logger.warn('catalog: transcript import failed', { sessionKey: key, error: String(err) });
+      }
+    }
+    return writeAdoption(d, { key, provider: p.module, loc, marker, transcript });
+  };
+}

@@ -7,6 +7,7 @@ import { openDatabase, type Db } from './db/open';
 import { createTransactions } from './db/transactions';
 import { consoleLogger, EventHub } from './events';
 import { createAcpProfileStore } from './runtime/acp/profile-store';
+import { createAcpRegistry, type AcpRegistry } from './runtime/acp/registry/install';
 import { createAcpSessions } from './runtime/acp/sessions';
 import { agentTools } from './runtime/agent-tools';
 import { createAgentsService, createAgentStore } from './runtime/agents';
@@ -69,6 +70,8 @@ export interface Gateway {
     profiles: ReturnType<typeof createAcpProfileStore>;
     permissions: AcpApi['permissions'];
     deliver: AcpApi['deliver'];
+    /** The ACP registry: its agents, and installing one as a profile. */
+    registry: AcpRegistry;
   };
   goals: Goals;
   /** The database handle, for the catalog, browser mode and tests in this process. */
@@ -96,7 +99,26 @@ export function createGateway(options: GatewayOptions): Gateway {
   const transcripts = createTranscriptStore(db, now);
   const agentStore = createAgentStore(db, now);
   const runs = createRunStore(db);
-  const acpProfiles = createAcpProfileStore(db, now);
+  const profileStore = createAcpProfileStore(db, now);
+  const acpRegistry = createAcpRegistry({
+    db,
+    dataDir: options.dataDir,
+    now,
+    logger,
+    profiles: profileStore,
+    ...(options.acpRegistryUrl ? { url: options.acpRegistryUrl } : {}),
+    ...(options.acpRegistryAllowLoopbackHttp ? { allowLoopbackHttp: true } : {}),
+    ...(options.acpMaxDownloadBytes ? { maxDownloadBytes: options.acpMaxDownloadBytes } : {}),
+  });
+  // Removing a profile installed from the registry removes its record and downloaded folder too.
+  const acpProfiles = {
+    ...profileStore,
+    remove: (id: string) => {
+      const removed = profileStore.remove(id);
+      if (removed) acpRegistry.forget(id);
+      return removed;
+    },
+  };
 
   // The state core: signal log, cursors, notices and wakes.
   const queues = new NoticeQueues((sessionKey, entry) => emit({ type: 'notice:queued', sessionKey, entry }));
@@ -245,7 +267,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     runs: { list: (sessionKey) => runs.history(normalizeSessionKey(sessionKey)) },
     goals,
     catalog,
-    acp: { profiles: acpProfiles, permissions: acp.permissions, deliver: acp.deliver },
+    acp: { profiles: acpProfiles, permissions: acp.permissions, deliver: acp.deliver, registry: acpRegistry },
     db,
     close() {
       if (closed) return;

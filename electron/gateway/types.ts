@@ -58,6 +58,15 @@ export interface GatewayOptions {
   catalogRoots?: CatalogRoots;
   /** Addition: where log lines go (default: console). Never receives message content. */
   logger?: Logger;
+  /** Where the ACP registry index is fetched; default the live index. */
+  acpRegistryUrl?: string;
+  /**
+   * Addition, for tests only: registry downloads over plain http from a loopback host (a local
+   * test server). Everything else is HTTPS only, whatever this says.
+   */
+  acpRegistryAllowLoopbackHttp?: boolean;
+  /** Addition: the largest agent archive the registry install downloads (default 512 MiB). */
+  acpMaxDownloadBytes?: number;
 }
 
 export interface Logger {

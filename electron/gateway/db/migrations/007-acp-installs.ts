@@ -1,0 +1,22 @@
+import type { Migration } from '../migrate';
+
+// ACP agents installed from the registry: which profile came from which registry entry, how it
+// was distributed, where it came from, and for a downloaded binary the SHA-256 of the archive
+// and the folder it was unpacked into (the registry carries no checksum; this is what was got).
+export const migration007: Migration = {
+  version: 7,
+  name: 'acp-installs',
+  up: `
+CREATE TABLE acp_installs (
+  profile_id    TEXT PRIMARY KEY,
+  registry_id   TEXT NOT NULL,
+  version       TEXT NOT NULL,
+  distribution  TEXT NOT NULL CHECK (distribution IN ('binary','npx','uvx')),
+  source        TEXT NOT NULL,
+  sha256        TEXT,
+  size          INTEGER,
+  install_dir   TEXT,
+  installed_at  INTEGER NOT NULL
+) STRICT;
+`,
+};

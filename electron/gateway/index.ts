@@ -61,6 +61,8 @@ export interface Gateway {
       opts?: { beforeId?: number; limit?: number },
     ): { messages: TranscriptMessage[]; hasMore: boolean };
     all(sessionKey: string): TranscriptMessage[];
+    /** The files the session's agent changed (from its tool calls' diffs). */
+    changedFiles(sessionKey: string): string[];
   };
   runtime: RunControl & { startDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }> };
   /** The session's runs, oldest first. */
@@ -259,6 +261,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     transcripts: {
       page: (sessionKey, opts = {}) => transcripts.page(normalizeSessionKey(sessionKey), opts),
       all: (sessionKey) => transcripts.all(normalizeSessionKey(sessionKey)),
+      changedFiles: (sessionKey) => transcripts.changedFiles(normalizeSessionKey(sessionKey)),
     },
     runtime: {
       ...control,

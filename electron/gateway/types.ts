@@ -27,6 +27,7 @@ export type { CatalogEntry, CatalogProvider, GatewayEvent, ProviderId };
 export type {
   AcpProfile,
   CursorRow,
+  FileDiff,
   Goal,
   GoalStatus,
   MessageRole,

@@ -12,6 +12,8 @@ import { Inbox } from './features/inbox/Inbox';
 import { Catalog } from './features/catalog/Catalog';
 import { Settings } from './features/settings/Settings';
 import { CommandPalette } from './features/palette/CommandPalette';
+import { NewSessionDialog } from './features/start/NewSessionDialog';
+import { useStart } from './stores/start';
 import { startDemo } from './features/palette/commands';
 import { Kbd } from './components/Badges';
 
@@ -34,7 +36,8 @@ function EmptyState() {
         {starting ? 'Starting…' : 'Start demo fleet'}
       </button>
       <p className="muted small">
-        Or adopt a session from the <em>Catalog</em> <Kbd>c</Kbd>. Press <Kbd>Ctrl K</Kbd> for commands.
+        Or start your own agent: <em>New session</em> <Kbd>⇧N</Kbd>. Adopt a session from the <em>Catalog</em>{' '}
+        <Kbd>c</Kbd>. Press <Kbd>Ctrl K</Kbd> for commands.
       </p>
     </section>
   );
@@ -79,6 +82,7 @@ export function App() {
   const setView = useUi((s) => s.setView);
   const setPalette = useUi((s) => s.setPalette);
   const paletteOpen = useUi((s) => s.paletteOpen);
+  const startOpen = useStart((s) => s.open);
   const error = useUi((s) => s.error);
   const setError = useUi((s) => s.setError);
   const noticeCount = useInbox((s) => s.items.length);
@@ -122,6 +126,14 @@ export function App() {
             </button>
           ))}
         </nav>
+        <button
+          type="button"
+          className="primary"
+          data-testid="new-session"
+          onClick={() => useStart.getState().show(useUi.getState().selectedKey)}
+        >
+          New session <Kbd>⇧N</Kbd>
+        </button>
         <button type="button" className="quiet" data-testid="open-palette" onClick={() => setPalette(true)}>
           Commands <Kbd>Ctrl K</Kbd>
         </button>
@@ -139,6 +151,7 @@ export function App() {
         <main className="content">{loaded ? <Main /> : <p className="pad muted">Connecting…</p>}</main>
       </div>
       {paletteOpen && <CommandPalette />}
+      {startOpen && <NewSessionDialog />}
     </div>
   );
 }

@@ -27,12 +27,18 @@ export const CHANNELS = {
   // Starting sessions and their lifecycle (issue 15).
   sessionsStart: 'sessions:start',
   sessionsImpact: 'sessions:impact',
+  sessionsChanges: 'sessions:changes',
   sessionsReset: 'sessions:reset',
   sessionsDelete: 'sessions:delete',
   sessionsArchive: 'sessions:archive',
   runsList: 'runs:list',
   foldersCheck: 'folders:check',
   foldersPick: 'folders:pick',
+  // ACP agents from the registry (issue 15).
+  acpRegistryList: 'acp:registry:list',
+  acpRegistryPlan: 'acp:registry:plan',
+  acpRegistryInstall: 'acp:registry:install',
+  acpInstallsList: 'acp:installs:list',
 } as const;
 
 export type Channel = (typeof CHANNELS)[keyof typeof CHANNELS];

@@ -2,6 +2,7 @@
 import type { Channel } from './channels';
 import type { ArgsInput, ArgsParsed } from './schemas';
 import type {
+  AcpInstallInfo,
   AcpProfileView,
   AgentView,
   AppInfo,
@@ -13,6 +14,8 @@ import type {
   InboxItem,
   PermissionRequestView,
   PushBatch,
+  RegistryInstallPlan,
+  RegistryListingView,
   RunInfo,
   SessionImpact,
   SessionView,
@@ -46,6 +49,8 @@ export interface ResultMap {
   'acp:permissions:respond': { resolved: true };
   'sessions:start': SessionView;
   'sessions:impact': SessionImpact;
+  /** The files the session's agent changed, as its diffs name them. */
+  'sessions:changes': { files: string[] };
   'sessions:reset': SessionView;
   'sessions:delete': { deleted: true };
   'sessions:archive': SessionView;
@@ -53,6 +58,10 @@ export interface ResultMap {
   'folders:check': FolderCheck;
   /** Electron only (a native dialog); `path` absent when the person cancelled. */
   'folders:pick': { path?: string };
+  'acp:registry:list': RegistryListingView;
+  'acp:registry:plan': RegistryInstallPlan;
+  'acp:registry:install': AcpProfileView;
+  'acp:installs:list': AcpInstallInfo[];
 }
 
 export type IpcContract = {

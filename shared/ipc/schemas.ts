@@ -2,7 +2,7 @@
 // The trust boundary (Electron's ipcMain wrapper, browser mode's WebSocket) parses with these.
 import { z } from 'zod';
 import { ACTOR_TYPES, EVENT_KINDS } from '../domain';
-import { CATALOG_PROVIDERS, GOAL_STATUSES, PROVIDER_IDS } from './types';
+import { CATALOG_PROVIDERS, GOAL_STATUSES, PROVIDER_IDS, REGISTRY_DISTRIBUTIONS } from './types';
 import type { Channel } from './channels';
 import { LIMITS } from './limits';
 
@@ -42,6 +42,17 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const ABSOLUTE_PATH = /^(\/|[A-Za-z]:[\\/]|\\\\)/;
 
 const empty = z.strictObject({});
+
+const registryInstall = z.strictObject({
+  agentId: boundedString('agentId', LIMITS.profileId).regex(/^[a-z][a-z0-9-]*$/, {
+    error: 'agentId must be a registry agent id',
+  }),
+  distribution: z
+    .enum(REGISTRY_DISTRIBUTIONS, {
+      error: `distribution must be one of ${REGISTRY_DISTRIBUTIONS.join(', ')}`,
+    })
+    .optional(),
+});
 const sessionOnly = z.strictObject({ sessionKey });
 
 export const SCHEMAS = {
@@ -180,6 +191,7 @@ export const SCHEMAS = {
       error: 'choose exactly one of agentId and acpProfileId',
     }),
   'sessions:impact': sessionOnly,
+  'sessions:changes': sessionOnly,
   'sessions:reset': sessionOnly,
   'sessions:delete': sessionOnly,
   'sessions:archive': z.strictObject({
@@ -189,6 +201,12 @@ export const SCHEMAS = {
   'runs:list': sessionOnly,
   'folders:check': z.strictObject({ path: nonEmpty('path', LIMITS.cwd) }),
   'folders:pick': empty,
+  'acp:registry:list': z.strictObject({
+    refresh: z.boolean({ error: 'refresh must be a boolean' }).optional(),
+  }),
+  'acp:registry:plan': registryInstall,
+  'acp:registry:install': registryInstall,
+  'acp:installs:list': empty,
 } as const satisfies Record<Channel, z.ZodType>;
 
 export type Schemas = typeof SCHEMAS;

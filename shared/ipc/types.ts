@@ -45,6 +45,17 @@ export interface ToolCallRecord {
   arguments: unknown;
 }
 
+/** A file changed by an agent's tool call, as the agent reported it (ACP `diff` content). */
+export interface FileDiff {
+  /** Relative to the session's folder when inside it, else absolute. */
+  path: string;
+  /** null: the file is new. */
+  oldText: string | null;
+  newText: string;
+  /** A side was longer than what a transcript keeps and was cut. */
+  truncated?: boolean;
+}
+
 export interface TranscriptMessage {
   id: number;
   sessionKey: string;
@@ -55,6 +66,8 @@ export interface TranscriptMessage {
   toolCalls?: ToolCallRecord[];
   toolCallId?: string;
   toolName?: string;
+  /** Files this tool call changed (ACP agents). */
+  diffs?: FileDiff[];
   inputTokens?: number;
   outputTokens?: number;
   createdAt: number;

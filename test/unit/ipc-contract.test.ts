@@ -22,6 +22,9 @@ import {
   type PermissionRequestView,
   type PushBatch,
   type ResultOf,
+  type AcpInstallInfo,
+  type RegistryInstallPlan,
+  type RegistryListingView,
   type RunInfo,
   type SessionImpact,
   type SessionView,
@@ -36,11 +39,15 @@ type Empty = Record<string, never>;
 describe('IPC contract types', () => {
   it('pins every channel name', () => {
     expect([...CHANNEL_LIST].sort()).toEqual([
+      'acp:installs:list',
       'acp:permissions:list',
       'acp:permissions:respond',
       'acp:profiles:list',
       'acp:profiles:remove',
       'acp:profiles:save',
+      'acp:registry:install',
+      'acp:registry:list',
+      'acp:registry:plan',
       'agents:list',
       'agents:save',
       'app:info',
@@ -58,6 +65,7 @@ describe('IPC contract types', () => {
       'runs:cancel',
       'runs:list',
       'sessions:archive',
+      'sessions:changes',
       'sessions:delete',
       'sessions:get',
       'sessions:impact',
@@ -346,6 +354,8 @@ describe('IPC contract: starting sessions and their lifecycle', () => {
       parentKey?: string | undefined;
     }>();
     expectTypeOf<ArgsOf<'sessions:impact'>>().toEqualTypeOf<{ sessionKey: string }>();
+    expectTypeOf<ArgsOf<'sessions:changes'>>().toEqualTypeOf<{ sessionKey: string }>();
+    expectTypeOf<ResultOf<'sessions:changes'>>().toEqualTypeOf<{ files: string[] }>();
     expectTypeOf<ArgsOf<'sessions:reset'>>().toEqualTypeOf<{ sessionKey: string }>();
     expectTypeOf<ArgsOf<'sessions:delete'>>().toEqualTypeOf<{ sessionKey: string }>();
     expectTypeOf<ArgsOf<'sessions:archive'>>().toEqualTypeOf<{ sessionKey: string; archived: boolean }>();
@@ -362,6 +372,30 @@ describe('IPC contract: starting sessions and their lifecycle', () => {
     expectTypeOf<ResultOf<'folders:pick'>>().toEqualTypeOf<{ path?: string }>();
     expectTypeOf<SessionView['cwd']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<SessionView['archived']>().toEqualTypeOf<boolean | undefined>();
+  });
+
+  it('pins the registry channels', () => {
+    type Dist = 'binary' | 'npx' | 'uvx';
+    expectTypeOf<ArgsOf<'acp:registry:list'>>().toEqualTypeOf<{ refresh?: boolean | undefined }>();
+    expectTypeOf<ArgsOf<'acp:registry:plan'>>().toEqualTypeOf<{
+      agentId: string;
+      distribution?: Dist | undefined;
+    }>();
+    expectTypeOf<ArgsOf<'acp:registry:install'>>().toEqualTypeOf<{
+      agentId: string;
+      distribution?: Dist | undefined;
+    }>();
+    expectTypeOf<ArgsOf<'acp:installs:list'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ResultOf<'acp:registry:list'>>().toEqualTypeOf<RegistryListingView>();
+    expectTypeOf<ResultOf<'acp:registry:plan'>>().toEqualTypeOf<RegistryInstallPlan>();
+    expectTypeOf<ResultOf<'acp:registry:install'>>().toEqualTypeOf<AcpProfileView>();
+    expectTypeOf<ResultOf<'acp:installs:list'>>().toEqualTypeOf<AcpInstallInfo[]>();
+    expect(bad('acp:registry:plan', { agentId: 'Gemini' })).toBe(
+      'agentId: agentId must be a registry agent id',
+    );
+    expect(bad('acp:registry:install', { agentId: 'gemini', distribution: 'apt' })).toBe(
+      'distribution: distribution must be one of binary, npx, uvx',
+    );
   });
 
   it('parses sessions:start strictly', () => {

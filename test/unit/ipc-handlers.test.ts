@@ -137,7 +137,7 @@ function fakeGateway() {
         return agents[i]!;
       },
     },
-    transcripts: { page: () => ({ messages: [], hasMore: false }) },
+    transcripts: { page: () => ({ messages: [], hasMore: false }), changedFiles: unused },
     runtime: {
       status: (k) => runs[k]?.at(-1),
       sessionStatus: (k) =>
@@ -163,6 +163,7 @@ function fakeGateway() {
           return i >= 0;
         },
       },
+      registry: { listing: unused, plan: unused, install: unused, installs: { list: unused } },
       permissions: {
         pending: () => permissions,
         respond: vi.fn((id: string, optionId: string | undefined) => {

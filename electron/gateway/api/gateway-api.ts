@@ -21,6 +21,12 @@ import type {
   TranscriptMessage,
 } from '../types';
 import type { StateEventRow } from '../../../shared/domain';
+import type {
+  AcpInstallInfo,
+  RegistryDistribution,
+  RegistryInstallPlan,
+  RegistryListingView,
+} from '../../../shared/ipc/types';
 
 export type Actor = { type: 'human' | 'agent'; id?: string };
 
@@ -68,6 +74,7 @@ export interface GatewayApi {
       sessionKey: string,
       opts: { beforeId?: number; limit?: number },
     ): { messages: TranscriptMessage[]; hasMore: boolean };
+    changedFiles(sessionKey: string): string[];
   };
   runtime: {
     /** The live run, else the latest recorded one. */
@@ -84,6 +91,18 @@ export interface GatewayApi {
       list(): AcpProfile[];
       save(p: AcpProfile): AcpProfile;
       remove(id: string): boolean;
+    };
+    registry: {
+      listing(opts?: { refresh?: boolean }): Promise<RegistryListingView>;
+      plan(agentId: string, distribution?: RegistryDistribution): Promise<RegistryInstallPlan>;
+      install(
+        agentId: string,
+        opts?: {
+          distribution?: RegistryDistribution;
+          confirm?: (plan: RegistryInstallPlan) => Promise<void>;
+        },
+      ): Promise<AcpProfile>;
+      installs: { list(): AcpInstallInfo[] };
     };
     permissions: {
       pending(): PermissionRequestView[];

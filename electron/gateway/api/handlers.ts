@@ -148,6 +148,9 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
           ...(parentKey !== undefined ? { parentKey: session(parentKey).key } : {}),
         }),
       ),
+    'sessions:changes': async ({ sessionKey }) => ({
+      files: gw.transcripts.changedFiles(session(sessionKey).key),
+    }),
     'sessions:impact': async ({ sessionKey }) => gw.sessions.impact(session(sessionKey).key),
     'sessions:reset': async ({ sessionKey }) => {
       const info = session(sessionKey);
@@ -170,6 +173,12 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
         return { path, ok: false, reason: err.message };
       }
     },
+    'acp:registry:list': async ({ refresh }) => gw.acp.registry.listing(refresh ? { refresh } : {}),
+    'acp:registry:plan': async ({ agentId, distribution }) => gw.acp.registry.plan(agentId, distribution),
+    // The person saw the plan (command line, download and folder) in the page and chose Install.
+    'acp:registry:install': async ({ agentId, distribution }) =>
+      profileView(await gw.acp.registry.install(agentId, distribution ? { distribution } : {})),
+    'acp:installs:list': async () => gw.acp.registry.installs.list(),
     'folders:pick': async () => {
       if (!opts.pickFolder)
         throw new GatewayError('unavailable', 'No folder picker in browser mode: type the folder path');

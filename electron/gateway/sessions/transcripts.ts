@@ -1,7 +1,7 @@
 // Durable transcripts: message content lives here, never in the signal log.
 import type { ActorType } from '../../../shared/domain';
 import type { Db } from '../db/open';
-import type { MessageRole, ToolCallRecord, TranscriptMessage } from '../types';
+import type { FileDiff, MessageRole, ToolCallRecord, TranscriptMessage } from '../types';
 
 interface MessageDbRow {
   id: number;
@@ -13,6 +13,7 @@ interface MessageDbRow {
   tool_calls: string | null;
   tool_call_id: string | null;
   tool_name: string | null;
+  diffs: string | null;
   input_tokens: number | null;
   output_tokens: number | null;
   created_at: number;
@@ -26,6 +27,7 @@ export interface NewMessage {
   toolCalls?: ToolCallRecord[];
   toolCallId?: string;
   toolName?: string;
+  diffs?: FileDiff[];
   inputTokens?: number;
   outputTokens?: number;
   createdAt?: number;
@@ -44,6 +46,7 @@ function toMessage(r: MessageDbRow): TranscriptMessage {
   if (r.tool_calls !== null) m.toolCalls = JSON.parse(r.tool_calls) as ToolCallRecord[];
   if (r.tool_call_id !== null) m.toolCallId = r.tool_call_id;
   if (r.tool_name !== null) m.toolName = r.tool_name;
+  if (r.diffs !== null) m.diffs = JSON.parse(r.diffs) as FileDiff[];
   if (r.input_tokens !== null) m.inputTokens = r.input_tokens;
   if (r.output_tokens !== null) m.outputTokens = r.output_tokens;
   return m;
@@ -55,7 +58,7 @@ export function createTranscriptStore(db: Db, now: () => number) {
   const s = {
     insert: db.prepare(
       `INSERT INTO session_messages (session_key, role, actor_type, actor_id, text, tool_calls, tool_call_id, tool_name,
-         input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         diffs, input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     byId: db.prepare<[number], MessageDbRow>(`SELECT * FROM session_messages WHERE id = ?`),
     page: db.prepare<[string, number, number], MessageDbRow>(
@@ -68,11 +71,15 @@ export function createTranscriptStore(db: Db, now: () => number) {
       `SELECT count(*) AS n, coalesce(sum(length(text)), 0) AS chars FROM session_messages WHERE session_key = ?`,
     ),
     clear: db.prepare(`DELETE FROM session_messages WHERE session_key = ?`),
+    changedFiles: db.prepare<[string], { path: string }>(
+      `SELECT DISTINCT json_extract(d.value, '$.path') AS path FROM session_messages AS m, json_each(m.diffs) AS d
+       WHERE m.session_key = ? AND m.diffs IS NOT NULL ORDER BY path`,
+    ),
     deleteBefore: db.prepare(`DELETE FROM session_messages WHERE session_key = ? AND id < ?`),
     // The summary takes the place (and id) of the newest compacted message, so order is kept.
     replace: db.prepare(
       `UPDATE session_messages SET role = ?, actor_type = ?, actor_id = ?, text = ?, tool_calls = NULL,
-         tool_call_id = NULL, tool_name = NULL, input_tokens = NULL, output_tokens = NULL WHERE session_key = ? AND id = ?`,
+         tool_call_id = NULL, tool_name = NULL, diffs = NULL, input_tokens = NULL, output_tokens = NULL WHERE session_key = ? AND id = ?`,
     ),
     tokens: db.prepare<[string], { input: number; output: number }>(
       `SELECT coalesce(sum(input_tokens), 0) AS input, coalesce(sum(output_tokens), 0) AS output
@@ -91,6 +98,7 @@ export function createTranscriptStore(db: Db, now: () => number) {
         m.toolCalls ? JSON.stringify(m.toolCalls) : null,
         m.toolCallId ?? null,
         m.toolName ?? null,
+        m.diffs?.length ? JSON.stringify(m.diffs) : null,
         m.inputTokens ?? null,
         m.outputTokens ?? null,
         m.createdAt ?? now(),
@@ -107,6 +115,8 @@ export function createTranscriptStore(db: Db, now: () => number) {
     size: (sessionKey: string) => s.count.get(sessionKey)!,
     tokens: (sessionKey: string) => s.tokens.get(sessionKey)!,
     clear: (sessionKey: string) => void s.clear.run(sessionKey),
+    /** The files the session's agent changed (paths as its diffs name them), sorted. */
+    changedFiles: (sessionKey: string): string[] => s.changedFiles.all(sessionKey).map((r) => r.path),
     /** Replaces messages up to `lastId` with one summary message (compaction), atomically. */
     compact: db.transaction((sessionKey: string, lastId: number, summary: NewMessage): number => {
       s.deleteBefore.run(sessionKey, lastId);

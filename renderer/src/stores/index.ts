@@ -3,8 +3,10 @@ import { useFleet } from './fleet';
 import { useInbox } from './inbox';
 import { usePermissions } from './permissions';
 import { useProfiles } from './profiles';
+import { useRegistry } from './registry';
 import { useTranscript } from './transcript';
 import { useSettings } from './settings';
+import { useStart } from './start';
 import { useTimeline } from './timeline';
 import { useUi } from './ui';
 import { useWatchers } from './watchers';
@@ -15,8 +17,10 @@ export {
   useInbox,
   usePermissions,
   useProfiles,
+  useRegistry,
   useTranscript,
   useSettings,
+  useStart,
   useTimeline,
   useUi,
   useWatchers,
@@ -30,8 +34,10 @@ export function resetStores(): void {
     useInbox,
     usePermissions,
     useProfiles,
+    useRegistry,
     useTranscript,
     useSettings,
+    useStart,
     useTimeline,
     useUi,
     useWatchers,

@@ -14,6 +14,7 @@ import type { SpawnInfo } from '../child-outcome';
 import type { RunStore } from '../runs';
 import { AcpChild } from './child';
 import { AcpCommandNotFoundError, resolveCommand } from './command';
+import { DiffCollector } from './diffs';
 import { closeAllAcpChildren } from './live-children';
 import type { AcpProfileStore } from './profile-store';
 import type { AcpRunResult, AcpUpdate } from './types';
@@ -27,6 +28,7 @@ interface Live {
   buffer: string;
   /** A cancel that arrived while the agent was still starting. */
   cancelRequested: boolean;
+  diffs: DiffCollector;
 }
 
 export interface AcpSessionsDeps {
@@ -51,6 +53,7 @@ const newLive = (profile: AcpProfile, cwd: string): Live => ({
   inFlight: 0,
   buffer: '',
   cancelRequested: false,
+  diffs: new DiffCollector(cwd),
 });
 
 export function createAcpSessions(deps: AcpSessionsDeps) {
@@ -90,13 +93,17 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
         actorId: key,
         text: `Plan:\n${u.entries.map((e) => `- [${e.status}] ${e.content}`).join('\n')}`,
       });
-    } else if (u.kind === 'tool_call' || u.status === 'completed' || u.status === 'failed') {
+    } else {
+      l.diffs.add(u.toolCallId, u.diffs);
+      if (u.kind !== 'tool_call' && u.status !== 'completed' && u.status !== 'failed') return;
+      const diffs = l.diffs.take(u.toolCallId);
       append(key, l, {
         role: 'tool',
         actorType: 'agent',
         toolName: 'acp',
         toolCallId: u.toolCallId,
         text: `${u.title} — ${u.status}`,
+        ...(diffs ? { diffs } : {}),
       });
     }
   };

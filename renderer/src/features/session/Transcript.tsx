@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { TranscriptMessage } from '../../../../shared/ipc';
 import { useTranscript } from '../../stores/transcript';
 import { time } from '../../lib/format';
+import { DiffView } from './DiffView';
 
 function attribution(m: TranscriptMessage): { who: string; cls: string } {
   if (m.role === 'system') return { who: 'System', cls: 'system' };
@@ -32,6 +33,9 @@ function Message({ m }: { m: TranscriptMessage }) {
         <div key={c.id} className="tool-call" data-testid="tool-call">
           → {c.name} <code>{JSON.stringify(c.arguments)}</code>
         </div>
+      ))}
+      {m.diffs?.map((d) => (
+        <DiffView key={d.path} diff={d} />
       ))}
     </article>
   );

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import type { AcpProfileView, ArgsOf } from '../../../../shared/ipc';
 import { useProfiles } from '../../stores/profiles';
 import { errorMessage } from '../../lib/api';
+import { InstallNote } from './InstallNote';
 
 /** `Fixture agent` → `fixture-agent`: a default id for a new profile. */
 export function slug(name: string): string {
@@ -185,6 +186,7 @@ function ProfileCard({ profile, onEdit }: { profile: AcpProfileView; onEdit(): v
         {envNames.length ? `env: ${envNames.join(', ')}` : 'no extra environment'} ·{' '}
         {profile.cwd ? <span className="mono">{profile.cwd}</span> : 'own directory per child'}
       </div>
+      <InstallNote profileId={profile.id} />
       {error && (
         <p className="form-error" role="alert">
           {error}

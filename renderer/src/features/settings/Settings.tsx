@@ -4,6 +4,7 @@ import { useSettings } from '../../stores/settings';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
 import { AcpProfiles } from './AcpProfiles';
+import { AcpRegistry } from './AcpRegistry';
 import { Retention } from './Retention';
 
 function AgentForm({ agent }: { agent: AgentView }) {
@@ -146,6 +147,7 @@ export function Settings() {
         <AgentForm key={`${a.id}:${a.hasApiKey}`} agent={a} />
       ))}
       <AcpProfiles />
+      <AcpRegistry />
       <Retention />
     </section>
   );

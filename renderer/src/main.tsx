@@ -5,6 +5,7 @@ import './styles/base.css';
 import './styles/layout.css';
 import './styles/session.css';
 import './styles/panels.css';
+import './styles/pages.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -6,6 +6,7 @@ import type {
   AgentView,
   AppInfo,
   CatalogEntry,
+  CatalogRootView,
   DemoFleet,
   FleetSnapshot,
   FolderCheck,
@@ -15,6 +16,8 @@ import type {
   PushBatch,
   RunInfo,
   SessionImpact,
+  Preferences,
+  SearchResult,
   SessionView,
   TimelinePage,
   TranscriptPage,
@@ -35,7 +38,12 @@ export interface ResultMap {
   'inbox:dismiss': { dismissed: true };
   'catalog:list': CatalogEntry[];
   'catalog:adopt': SessionView;
+  'catalog:roots': CatalogRootView[];
   'demo:start': DemoFleet;
+  'demo:reset': DemoFleet;
+  'search:query': SearchResult;
+  'prefs:get': Preferences;
+  'prefs:set': Preferences;
   'agents:list': AgentView[];
   'agents:save': AgentView;
   'app:info': AppInfo;

@@ -2,7 +2,9 @@ import { useCatalog } from './catalog';
 import { useFleet } from './fleet';
 import { useInbox } from './inbox';
 import { usePermissions } from './permissions';
+import { usePreferences } from './preferences';
 import { useProfiles } from './profiles';
+import { useSearch } from './search';
 import { useTranscript } from './transcript';
 import { useSettings } from './settings';
 import { useTimeline } from './timeline';
@@ -14,7 +16,9 @@ export {
   useFleet,
   useInbox,
   usePermissions,
+  usePreferences,
   useProfiles,
+  useSearch,
   useTranscript,
   useSettings,
   useTimeline,
@@ -29,7 +33,9 @@ export function resetStores(): void {
     useFleet,
     useInbox,
     usePermissions,
+    usePreferences,
     useProfiles,
+    useSearch,
     useTranscript,
     useSettings,
     useTimeline,

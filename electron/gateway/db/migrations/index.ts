@@ -5,7 +5,9 @@ import { migration002 } from './002-runtime';
 import { migration003 } from './003-catalog';
 import { migration004 } from './004-ui';
 import { migration005 } from './005-catalog-provider-ids';
-import { migration006 } from './006-session-folder';
+import { migration006 } from './006-search-preferences';
+import { migration007 } from './007-pending-index';
+import { migration008 } from './008-session-folder';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,
@@ -14,4 +16,6 @@ export const MIGRATIONS: readonly Migration[] = [
   migration004,
   migration005,
   migration006,
+  migration007,
+  migration008,
 ];

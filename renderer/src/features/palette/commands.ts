@@ -2,7 +2,8 @@ import { flatKeys, buildTree } from '../fleet/tree';
 import { needsAttention, useFleet } from '../../stores/fleet';
 import { useUi } from '../../stores/ui';
 import { sessionTitle } from '../../lib/format';
-import { errorMessage } from '../../lib/api';
+import { call, errorMessage } from '../../lib/api';
+import { toggleTheme } from '../../components/ThemeToggle';
 
 export interface Command {
   id: string;
@@ -45,11 +46,27 @@ export function startDemo(): void {
     );
 }
 
+/** Deletes the demo's sessions and starts it again (after the person confirmed). */
+export function resetDemo(): void {
+  const ui = useUi.getState();
+  if (!window.confirm('Reset the demo? Its coordinator and workers are deleted and a fresh demo starts.'))
+    return;
+  useFleet.setState({ demoStarting: true });
+  call('demo:reset', {})
+    .then(async (demo) => {
+      await useFleet.getState().load();
+      ui.openSession(demo.coordinatorKey, 'transcript');
+    })
+    .catch((err: unknown) => ui.setError(errorMessage(err)))
+    .finally(() => useFleet.setState({ demoStarting: false }));
+}
+
 export function buildCommands(): Command[] {
   const ui = useUi.getState();
   const { sessions } = useFleet.getState();
   const cmds: Command[] = [
     { id: 'inbox', label: 'Go to Inbox', hint: 'i', run: () => ui.setView('inbox') },
+    { id: 'search', label: 'Search sessions and transcripts', hint: 'f', run: () => ui.setView('search') },
     { id: 'catalog', label: 'Go to Catalog', hint: 'c', run: () => ui.setView('catalog') },
     { id: 'settings', label: 'Go to Settings', hint: 's', run: () => ui.setView('settings') },
     {
@@ -65,6 +82,9 @@ export function buildCommands(): Command[] {
     { id: 'tab-timeline', label: 'Show signal log', hint: '2', run: () => ui.setTab('timeline') },
     { id: 'tab-watchers', label: 'Show watchers', hint: '3', run: () => ui.setTab('watchers') },
     { id: 'demo', label: 'Start demo fleet', run: startDemo },
+    { id: 'demo-reset', label: 'Reset the demo fleet', run: resetDemo },
+    { id: 'theme', label: 'Toggle dark theme', run: toggleTheme },
+    { id: 'guide', label: 'How Sightline works', hint: '?', run: () => ui.setView('guide') },
   ];
   for (const s of Object.values(sessions)) {
     cmds.push({

@@ -13,7 +13,7 @@ import { agentTools } from './runtime/agent-tools';
 import { createAgentsService, createAgentStore } from './runtime/agents';
 import { compactIfNeeded } from './runtime/compaction';
 import { createRunControl, type RunControl } from './runtime/control';
-import { startDemo } from './runtime/demo';
+import { resetDemo, startDemo } from './runtime/demo';
 import { createGoals, type Goals } from './runtime/goals';
 import { createHeartbeats } from './runtime/heartbeats';
 import { createHuman, type Human } from './runtime/human';
@@ -27,7 +27,7 @@ import { runWakes } from './runtime/wake';
 import { realScheduler } from './scheduler';
 import { createSessions } from './sessions/service';
 import { createSessionStore } from './sessions/store';
-import { createTranscriptStore } from './sessions/transcripts';
+import { createTranscriptStore, type MessageHit } from './sessions/transcripts';
 import { NoticeQueues } from './state/notice-queue';
 import { createNotices, type Notices } from './state/notices';
 import { createStateCore, type StateCore } from './state/session-state';
@@ -35,7 +35,14 @@ import { HeartbeatWaker } from './state/waker';
 import { createTools } from './tools';
 import { ToolRegistry } from './tools/registry';
 import { sessionStatusTool, sessionsListTool } from './tools/session-tools';
-import type { GatewayOptions, GatewaySessions, RunInfo, Tools, TranscriptMessage } from './types';
+import type {
+  CatalogRoots,
+  GatewayOptions,
+  GatewaySessions,
+  RunInfo,
+  Tools,
+  TranscriptMessage,
+} from './types';
 
 export type * from './types';
 export { GatewayError } from './errors';
@@ -63,11 +70,19 @@ export interface Gateway {
     all(sessionKey: string): TranscriptMessage[];
     /** The files the session's agent changed (from its tool calls' diffs). */
     changedFiles(sessionKey: string): string[];
+    /** Messages whose text has every word (as word prefixes), best first (issue 17.5). */
+    search(text: string, limit?: number): MessageHit[];
   };
-  runtime: RunControl & { startDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }> };
+  runtime: RunControl & {
+    startDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }>;
+    /** Deletes the demo's sessions and starts it again. */
+    resetDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }>;
+  };
   /** The session's runs, oldest first. */
   runs: { list(sessionKey: string): RunInfo[] };
   catalog: CatalogService;
+  /** Where the catalog looks (after options and environment). */
+  catalogRoots: Required<CatalogRoots>;
   acp: {
     profiles: ReturnType<typeof createAcpProfileStore>;
     permissions: AcpApi['permissions'];
@@ -193,13 +208,14 @@ export function createGateway(options: GatewayOptions): Gateway {
       acp.forget(key);
     },
   });
+  const catalogRoots = resolveCatalogRoots(options.catalogRoots);
   const catalog = createCatalog({
     db,
     sessions,
     state,
     now,
     logger,
-    roots: resolveCatalogRoots(options.catalogRoots),
+    roots: catalogRoots,
     scheduler,
     importTranscript(sessionKey, messages) {
       for (const m of messages)
@@ -262,14 +278,17 @@ export function createGateway(options: GatewayOptions): Gateway {
       page: (sessionKey, opts = {}) => transcripts.page(normalizeSessionKey(sessionKey), opts),
       all: (sessionKey) => transcripts.all(normalizeSessionKey(sessionKey)),
       changedFiles: (sessionKey) => transcripts.changedFiles(normalizeSessionKey(sessionKey)),
+      search: (text, limit) => transcripts.search(text, limit),
     },
     runtime: {
       ...control,
       startDemo: () => startDemo({ agents, sessions, goals, human, engine, store }),
+      resetDemo: () => resetDemo({ agents, sessions, goals, human, engine, store }),
     },
     runs: { list: (sessionKey) => runs.history(normalizeSessionKey(sessionKey)) },
     goals,
     catalog,
+    catalogRoots,
     acp: { profiles: acpProfiles, permissions: acp.permissions, deliver: acp.deliver, registry: acpRegistry },
     db,
     close() {

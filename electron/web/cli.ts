@@ -1,6 +1,7 @@
 // `npm run web`: browser mode. Builds nothing itself (the npm script builds the renderer first),
 // opens the gateway on SIGHTLINE_DATA_DIR (default ~/.sightline) and serves the renderer on
 // 127.0.0.1 with a per-launch token. Set SIGHTLINE_WEB_PORT to pick a port (default: any free).
+// Opens the default browser when there is one; `--no-open` skips that.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { createGateway } from '../gateway/index';
 import { createDismissalStore } from '../gateway/api/dismissals';
 import { startWebServer } from './server';
+import { openInBrowser } from './open-browser';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -21,15 +23,24 @@ async function main(): Promise<void> {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
   const gateway = createGateway({ dataDir, autoStart: true });
   const port = Number(process.env.SIGHTLINE_WEB_PORT ?? 0);
+  const wanted = Number.isInteger(port) && port > 0 && port < 65536 ? port : 0;
   const server = await startWebServer({
     gateway,
     rendererDir,
-    port: Number.isInteger(port) && port > 0 && port < 65536 ? port : 0,
+    port: wanted,
     dismissals: createDismissalStore(gateway.db),
     app: { version: pkg.version, dataDir },
+  }).catch((err: unknown) => {
+    gateway.close();
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(`port ${wanted} is in use; set SIGHTLINE_WEB_PORT or free it`);
+    }
+    throw err;
   });
   console.log(`Sightline (browser mode) — data in ${dataDir}`);
   console.log(`Open: ${server.url}`);
+  if (!process.argv.includes('--no-open') && openInBrowser(server.url))
+    console.log('(opened in your browser)');
 
   let stopping = false;
   const stop = (signal: string) => {

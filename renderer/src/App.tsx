@@ -10,34 +10,85 @@ import { Sidebar } from './features/fleet/Sidebar';
 import { SessionPane } from './features/session/SessionPane';
 import { Inbox } from './features/inbox/Inbox';
 import { Catalog } from './features/catalog/Catalog';
+import { Search } from './features/search/Search';
+import { Guide } from './features/guide/Guide';
 import { Settings } from './features/settings/Settings';
 import { CommandPalette } from './features/palette/CommandPalette';
 import { NewSessionDialog } from './features/start/NewSessionDialog';
 import { useStart } from './stores/start';
 import { startDemo } from './features/palette/commands';
 import { Kbd } from './components/Badges';
+import { ThemeToggle } from './components/ThemeToggle';
+import { usePreferences } from './stores/preferences';
 
 function EmptyState() {
   const starting = useFleet((s) => s.demoStarting);
+  const setView = useUi((s) => s.setView);
+  const dataDir = useUi((s) => s.app?.dataDir);
   return (
     <section className="empty-state" data-testid="empty-state">
       <h1>No agent sessions yet</h1>
       <p className="muted">
-        Start a demo fleet: a coordinator that delegates to workers. Step into a worker as a human and watch
-        the coordinator get one notice and reconcile.
+        Sightline watches a fleet of agent sessions and tells each one when another actor (you, or another
+        agent) changed something it depends on. Four ways to begin:
       </p>
-      <button
-        type="button"
-        className="primary big"
-        data-testid="start-demo"
-        disabled={starting}
-        onClick={startDemo}
-      >
-        {starting ? 'Starting…' : 'Start demo fleet'}
-      </button>
+      <ol className="first-steps">
+        <li>
+          <button
+            type="button"
+            className="primary big"
+            data-testid="start-demo"
+            disabled={starting}
+            onClick={startDemo}
+          >
+            {starting ? 'Starting…' : 'Start demo fleet'}
+          </button>
+          <span className="muted small">
+            A scripted coordinator delegates to three workers. Step into a worker as a human and watch the
+            coordinator get one notice and reconcile. No API key needed.
+          </span>
+        </li>
+        <li>
+          <button type="button" data-testid="empty-new-session" onClick={() => useStart.getState().show()}>
+            Start a session <Kbd>⇧N</Kbd>
+          </button>
+          <span className="muted small">
+            Run a coding agent (Claude Code, Codex, Gemini CLI… from the ACP registry in Settings) or a
+            configured model agent in a folder of yours, with a first message.
+          </span>
+        </li>
+        <li>
+          <button type="button" data-testid="empty-catalog" onClick={() => setView('catalog')}>
+            Adopt from the catalog <Kbd>c</Kbd>
+          </button>
+          <span className="muted small">
+            Claude Code, Codex, OpenCode and Pi sessions already on this machine.
+          </span>
+        </li>
+        <li>
+          <button type="button" data-testid="empty-settings" onClick={() => setView('settings')}>
+            Configure an agent <Kbd>s</Kbd>
+          </button>
+          <span className="muted small">
+            Give agent “main” an OpenAI-compatible or Anthropic model and an API key, then talk to its main
+            session.
+          </span>
+        </li>
+      </ol>
       <p className="muted small">
-        Or start your own agent: <em>New session</em> <Kbd>⇧N</Kbd>. Adopt a session from the <em>Catalog</em>{' '}
-        <Kbd>c</Kbd>. Press <Kbd>Ctrl K</Kbd> for commands.
+        <button type="button" className="link" data-testid="empty-guide" onClick={() => setView('guide')}>
+          How Sightline works
+        </button>{' '}
+        · <Kbd>Ctrl K</Kbd> for commands
+        {dataDir && (
+          <>
+            {' '}
+            · data in{' '}
+            <span className="mono" data-testid="data-dir">
+              {dataDir}
+            </span>
+          </>
+        )}
       </p>
     </section>
   );
@@ -53,10 +104,14 @@ function Main() {
   switch (view) {
     case 'inbox':
       return <Inbox />;
+    case 'search':
+      return <Search />;
     case 'catalog':
       return <Catalog />;
     case 'settings':
       return <Settings />;
+    case 'guide':
+      return <Guide />;
     case 'session':
       if (selectedKey) return <SessionPane key={selectedKey} sessionKey={selectedKey} />;
       return empty ? (
@@ -72,6 +127,7 @@ function Main() {
 const NAV: { view: View; label: string; key: string }[] = [
   { view: 'session', label: 'Fleet', key: 'j/k' },
   { view: 'inbox', label: 'Inbox', key: 'i' },
+  { view: 'search', label: 'Search', key: 'f' },
   { view: 'catalog', label: 'Catalog', key: 'c' },
   { view: 'settings', label: 'Settings', key: 's' },
 ];
@@ -95,6 +151,8 @@ export function App() {
     useFleet.getState().load().catch(fail);
     useInbox.getState().load().catch(fail);
     usePermissions.getState().load().catch(fail);
+    usePreferences.getState().load().catch(fail);
+    useUi.getState().loadApp().catch(fail);
     window.addEventListener('keydown', onGlobalKey);
     return () => {
       stop();
@@ -134,6 +192,16 @@ export function App() {
         >
           New session <Kbd>⇧N</Kbd>
         </button>
+        <button
+          type="button"
+          className="quiet"
+          data-testid="open-guide"
+          title="How Sightline works (?)"
+          onClick={() => setView('guide')}
+        >
+          How it works
+        </button>
+        <ThemeToggle />
         <button type="button" className="quiet" data-testid="open-palette" onClick={() => setPalette(true)}>
           Commands <Kbd>Ctrl K</Kbd>
         </button>

@@ -6,6 +6,7 @@ import './styles/layout.css';
 import './styles/session.css';
 import './styles/panels.css';
 import './styles/fleet.css';
+import './styles/pages.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -7,6 +7,7 @@ import type {
   AgentView,
   AppInfo,
   CatalogEntry,
+  CatalogRootView,
   DemoFleet,
   FleetSnapshot,
   FolderCheck,
@@ -18,6 +19,8 @@ import type {
   RegistryListingView,
   RunInfo,
   SessionImpact,
+  Preferences,
+  SearchResult,
   SessionView,
   TimelinePage,
   TranscriptPage,
@@ -38,7 +41,12 @@ export interface ResultMap {
   'inbox:dismiss': { dismissed: true };
   'catalog:list': CatalogEntry[];
   'catalog:adopt': SessionView;
+  'catalog:roots': CatalogRootView[];
   'demo:start': DemoFleet;
+  'demo:reset': DemoFleet;
+  'search:query': SearchResult;
+  'prefs:get': Preferences;
+  'prefs:set': Preferences;
   'agents:list': AgentView[];
   'agents:save': AgentView;
   'app:info': AppInfo;

@@ -23,6 +23,9 @@ export const LIMITS = {
   cwd: 4_096,
   permissionId: 512,
   label: 200,
+  searchQuery: 200,
+  longRunSeconds: { min: 10, max: 86_400 },
+  searchMessages: { default: 200, max: 500 },
   transcriptPage: { default: 100, max: 500 },
   timelinePage: { default: 200, max: 1_000 },
 } as const;

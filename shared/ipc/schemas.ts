@@ -2,7 +2,7 @@
 // The trust boundary (Electron's ipcMain wrapper, browser mode's WebSocket) parses with these.
 import { z } from 'zod';
 import { ACTOR_TYPES, EVENT_KINDS } from '../domain';
-import { CATALOG_PROVIDERS, GOAL_STATUSES, PROVIDER_IDS, REGISTRY_DISTRIBUTIONS } from './types';
+import { CATALOG_PROVIDERS, GOAL_STATUSES, PROVIDER_IDS, REGISTRY_DISTRIBUTIONS, THEMES } from './types';
 import type { Channel } from './channels';
 import { LIMITS } from './limits';
 
@@ -40,6 +40,31 @@ const profileId = boundedString('id', LIMITS.profileId).regex(/^[a-z0-9][a-z0-9_
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** POSIX `/…`, Windows `C:\…` or `\\server\…`. */
 const ABSOLUTE_PATH = /^(\/|[A-Za-z]:[\\/]|\\\\)/;
+
+const flag = (name: string) => z.boolean({ error: `${name} must be a boolean` }).optional();
+
+/** Preferences as stored and as set: every field optional (absent: unchanged / the default). */
+export const PREFERENCES_PATCH = z.strictObject({
+  theme: z.enum(THEMES, { error: `theme must be one of ${THEMES.join(', ')}` }).optional(),
+  notifications: z
+    .strictObject({
+      waiting: flag('waiting'),
+      failed: flag('failed'),
+      finished: flag('finished'),
+      upstreamMissing: flag('upstreamMissing'),
+      longRunSeconds: z
+        .number({ error: 'longRunSeconds must be a number' })
+        .int({ error: 'longRunSeconds must be an integer' })
+        .min(LIMITS.longRunSeconds.min, {
+          error: `longRunSeconds must be between ${LIMITS.longRunSeconds.min} and ${LIMITS.longRunSeconds.max}`,
+        })
+        .max(LIMITS.longRunSeconds.max, {
+          error: `longRunSeconds must be between ${LIMITS.longRunSeconds.min} and ${LIMITS.longRunSeconds.max}`,
+        })
+        .optional(),
+    })
+    .optional(),
+});
 
 const empty = z.strictObject({});
 
@@ -106,7 +131,15 @@ export const SCHEMAS = {
     provider: z.enum(CATALOG_PROVIDERS, { error: `provider must be one of ${CATALOG_PROVIDERS.join(', ')}` }),
     threadId: boundedString('threadId', LIMITS.threadId).min(1, { error: 'threadId must not be empty' }),
   }),
+  'catalog:roots': empty,
   'demo:start': empty,
+  'demo:reset': empty,
+  'search:query': z.strictObject({
+    query: nonEmpty('query', LIMITS.searchQuery),
+    limit: clampLimit(LIMITS.searchMessages.default, LIMITS.searchMessages.max),
+  }),
+  'prefs:get': empty,
+  'prefs:set': PREFERENCES_PATCH,
   'agents:list': empty,
   'agents:save': z.strictObject({
     id: boundedString('id', LIMITS.agentId).regex(/^[a-z0-9][a-z0-9_-]{0,63}$/i, {

@@ -99,6 +99,15 @@ export interface CatalogEntry {
   adopted?: boolean;
 }
 
+/** Where the catalog looks for one tool's sessions, and how to move it. */
+export interface CatalogRootView {
+  provider: CatalogProvider;
+  path: string;
+  exists: boolean;
+  /** The environment variable(s) that move this root, set before Sightline starts. */
+  env: string;
+}
+
 /** An agent as the renderer sees it: the API key never leaves the gateway, only `hasApiKey`. */
 export interface AgentView {
   id: string;
@@ -177,6 +186,64 @@ export type InboxItem =
       provider?: CatalogProvider;
       threadId?: string;
     };
+
+/** Marks around each matched term in a search line (control characters never shown as such). */
+export const SEARCH_MARK = { start: '\u0002', end: '\u0003' } as const;
+
+export type SearchField = 'label' | 'key' | 'message';
+
+export interface SearchMatch {
+  field: SearchField;
+  /** The matching line, matched terms between SEARCH_MARK.start and SEARCH_MARK.end. */
+  line: string;
+  /** Message matches: which message, its role and time. */
+  messageId?: number;
+  role?: MessageRole;
+  createdAt?: number;
+}
+
+/** Search results of one session. */
+export interface SearchGroup {
+  sessionKey: string;
+  label?: string;
+  matches: SearchMatch[];
+  /** Further message matches in this session that are not listed. */
+  more: number;
+}
+
+export interface SearchResult {
+  query: string;
+  groups: SearchGroup[];
+  /** More messages matched than were looked at (the best ones are shown). */
+  truncated: boolean;
+}
+
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+
+/** Which events notify the person (desktop notification or browser Notification API). */
+export interface NotificationPreferences {
+  /** A session waits for the person (permission request, question, consent). */
+  waiting: boolean;
+  /** A run failed. */
+  failed: boolean;
+  /** A run finished that took at least `longRunSeconds`. */
+  finished: boolean;
+  longRunSeconds: number;
+  /** An adopted session's upstream source disappeared. */
+  upstreamMissing: boolean;
+}
+
+/** The person's UI preferences, kept by the gateway (browser mode changes port, hence origin). */
+export interface Preferences {
+  theme: Theme;
+  notifications: NotificationPreferences;
+}
+
+export const DEFAULT_PREFERENCES: Preferences = {
+  theme: 'system',
+  notifications: { waiting: true, failed: true, finished: false, longRunSeconds: 120, upstreamMissing: true },
+};
 
 export interface DemoFleet {
   coordinatorKey: string;

@@ -75,6 +75,7 @@ function argsFor(channel: Channel): fc.Arbitrary<unknown> {
     'clearApiKey',
     'systemPrompt',
     'heartbeatSeconds',
+    'query',
   ];
   const value = fc.oneof(
     anyJson,
@@ -86,8 +87,10 @@ function argsFor(channel: Channel): fc.Arbitrary<unknown> {
     maxKeys: 5,
   });
   const args = fc.oneof(shaped, anyJson, fc.constant(undefined), fc.constant(null));
-  // demo:start with valid (empty) arguments would start the demo fleet: only its rejections here.
-  return channel === 'demo:start' ? args.filter((a) => !parseArgs(channel, a).ok) : args;
+  // demo:start/reset with valid (empty) arguments would start the demo fleet: only their rejections here.
+  return channel === 'demo:start' || channel === 'demo:reset'
+    ? args.filter((a) => !parseArgs(channel, a).ok)
+    : args;
 }
 
 let t: TestGateway | undefined;

@@ -9,6 +9,7 @@ import {
   type AppInfo,
   type ArgsOf,
   type CatalogEntry,
+  type CatalogRootView,
   type Channel,
   type DemoFleet,
   type Envelope,
@@ -25,7 +26,9 @@ import {
   type AcpInstallInfo,
   type RegistryInstallPlan,
   type RegistryListingView,
+  type Preferences,
   type RunInfo,
+  type SearchResult,
   type SessionImpact,
   type SessionView,
   type SightlineApi,
@@ -53,6 +56,8 @@ describe('IPC contract types', () => {
       'app:info',
       'catalog:adopt',
       'catalog:list',
+      'catalog:roots',
+      'demo:reset',
       'demo:start',
       'fleet:snapshot',
       'folders:check',
@@ -62,8 +67,11 @@ describe('IPC contract types', () => {
       'human:send',
       'inbox:dismiss',
       'inbox:list',
+      'prefs:get',
+      'prefs:set',
       'runs:cancel',
       'runs:list',
+      'search:query',
       'sessions:archive',
       'sessions:changes',
       'sessions:delete',
@@ -137,6 +145,10 @@ describe('IPC contract types', () => {
     }>();
     expectTypeOf<ArgsOf<'acp:profiles:remove'>>().toEqualTypeOf<{ id: string }>();
     expectTypeOf<ArgsOf<'acp:permissions:list'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ArgsOf<'search:query'>>().toEqualTypeOf<{ query: string; limit?: number | undefined }>();
+    expectTypeOf<ArgsOf<'prefs:get'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ArgsOf<'catalog:roots'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ArgsOf<'demo:reset'>>().toEqualTypeOf<Empty>();
     expectTypeOf<ArgsOf<'acp:permissions:respond'>>().toEqualTypeOf<{
       requestId: string;
       optionId?: string | undefined;
@@ -158,6 +170,11 @@ describe('IPC contract types', () => {
     expectTypeOf<ResultOf<'catalog:list'>>().toEqualTypeOf<CatalogEntry[]>();
     expectTypeOf<ResultOf<'catalog:adopt'>>().toEqualTypeOf<SessionView>();
     expectTypeOf<ResultOf<'demo:start'>>().toEqualTypeOf<DemoFleet>();
+    expectTypeOf<ResultOf<'demo:reset'>>().toEqualTypeOf<DemoFleet>();
+    expectTypeOf<ResultOf<'search:query'>>().toEqualTypeOf<SearchResult>();
+    expectTypeOf<ResultOf<'prefs:get'>>().toEqualTypeOf<Preferences>();
+    expectTypeOf<ResultOf<'catalog:roots'>>().toEqualTypeOf<CatalogRootView[]>();
+    expectTypeOf<ResultOf<'prefs:set'>>().toEqualTypeOf<Preferences>();
     expectTypeOf<ResultOf<'agents:list'>>().toEqualTypeOf<AgentView[]>();
     expectTypeOf<ResultOf<'agents:save'>>().toEqualTypeOf<AgentView>();
     expectTypeOf<ResultOf<'app:info'>>().toEqualTypeOf<AppInfo>();
@@ -336,6 +353,21 @@ describe('IPC argument schemas', () => {
     expect(bad('acp:permissions:respond', {})).toBe('requestId: requestId must be a string');
     expect(bad('acp:permissions:respond', { requestId: 'r', optionId: '' })).toBe(
       'optionId: optionId must not be empty',
+    );
+    expect(bad('search:query', { query: '  ' })).toBe('query: query must not be empty');
+    expect(bad('search:query', { query: 'q'.repeat(201) })).toBe(
+      'query: query must be at most 200 characters',
+    );
+    expect(parseArgs('search:query', { query: 'release', limit: 9_999 })).toEqual({
+      ok: true,
+      value: { query: 'release', limit: 500 },
+    });
+    expect(bad('prefs:set', { theme: 'blue' })).toBe('theme: theme must be one of system, light, dark');
+    expect(bad('prefs:set', { notifications: { longRunSeconds: 5 } })).toBe(
+      'notifications.longRunSeconds: longRunSeconds must be between 10 and 86400',
+    );
+    expect(bad('prefs:set', { notifications: { sound: true } })).toBe(
+      'notifications: Unrecognized key: "sound"',
     );
     expect(bad('acp:permissions:respond', { requestId: 'r', decision: 'allow' })).toBe(
       'Unrecognized key: "decision"',

@@ -111,6 +111,7 @@ function fakeGateway() {
     runs: { list: unused },
     state: {
       version: (k) => (k === 'agent:main:subagent:w' ? 5 : 0),
+      versions: () => new Map([['main:agent:main:subagent:w', 5]]),
       timeline: (k, o) =>
         (k === 'agent:main:adopted:codex:t-1' ? [missing] : rows)
           .filter((r) => o.beforeSequence === undefined || r.sequence < o.beforeSequence)
@@ -137,7 +138,7 @@ function fakeGateway() {
         return agents[i]!;
       },
     },
-    transcripts: { page: () => ({ messages: [], hasMore: false }), changedFiles: unused },
+    transcripts: { page: () => ({ messages: [], hasMore: false }), search: () => [], changedFiles: unused },
     runtime: {
       status: (k) => runs[k]?.at(-1),
       sessionStatus: (k) =>
@@ -146,8 +147,15 @@ function fakeGateway() {
         input: (runs[k] ?? []).reduce((n, r) => n + r.inputTokens, 0),
         output: (runs[k] ?? []).reduce((n, r) => n + r.outputTokens, 0),
       }),
+      overview(keys) {
+        const r = this as GatewayApi['runtime'];
+        return new Map(
+          keys.map((k) => [k, { run: r.status(k), status: r.sessionStatus(k), tokens: r.tokens(k) }]),
+        );
+      },
       cancel: () => false,
       startDemo: async () => ({ coordinatorKey: 'agent:demo:main', workerKeys: [] }),
+      resetDemo: async () => ({ coordinatorKey: 'agent:demo:main', workerKeys: [] }),
     },
     acp: {
       profiles: {
@@ -179,6 +187,7 @@ function fakeGateway() {
     },
     goals: {
       get: () => undefined,
+      all: () => new Map(),
       set: (_k, g) => ({ objective: g.objective ?? '', status: g.status ?? 'active', updatedAt: 7 }),
       clear: () => {
         throw new Error('boom');

@@ -6,6 +6,7 @@ import type {
   AgentConfig,
   CatalogEntry,
   CatalogProvider,
+  CatalogRoots,
   CursorRow,
   EventKind,
   GatewayEvent,
@@ -20,6 +21,7 @@ import type {
   StartInput,
   TranscriptMessage,
 } from '../types';
+import type Database from 'better-sqlite3';
 import type { StateEventRow } from '../../../shared/domain';
 import type {
   AcpInstallInfo,
@@ -27,10 +29,14 @@ import type {
   RegistryInstallPlan,
   RegistryListingView,
 } from '../../../shared/ipc/types';
+import type { RunOverview } from '../runtime/control';
+import type { MessageHit } from '../sessions/transcripts';
 
 export type Actor = { type: 'human' | 'agent'; id?: string };
 
 export interface GatewayApi {
+  /** The state database, for the renderer's own durable state (preferences); memory without it. */
+  db?: Database.Database;
   sessions: {
     get(key: string, agentId?: string): SessionInfo | undefined;
     list(): SessionInfo[];
@@ -43,6 +49,8 @@ export interface GatewayApi {
   runs: { list(sessionKey: string): RunInfo[] };
   state: {
     version(sessionKey: string, agentId?: string): number;
+    /** Every state version, keyed by versionKey(sessionKey, agentId). */
+    versions(): Map<string, number>;
     timeline(
       sessionKey: string,
       opts: {
@@ -60,6 +68,8 @@ export interface GatewayApi {
     all(): { sessionKey: string; entries: NoticeEntry[] }[];
   };
   human: { send(sessionKey: string, text: string, opts?: { channel?: string }): Promise<void> };
+  /** Where the catalog looks; absent in test doubles. */
+  catalogRoots?: Required<CatalogRoots>;
   catalog: {
     listAsync(): Promise<CatalogEntry[]>;
     adopt(input: { provider: CatalogProvider; threadId: string }): SessionInfo;
@@ -74,6 +84,7 @@ export interface GatewayApi {
       sessionKey: string,
       opts: { beforeId?: number; limit?: number },
     ): { messages: TranscriptMessage[]; hasMore: boolean };
+    search(text: string, limit?: number): MessageHit[];
     changedFiles(sessionKey: string): string[];
   };
   runtime: {
@@ -83,8 +94,12 @@ export interface GatewayApi {
     sessionStatus(sessionKey: string): RunStatus;
     /** Totals over all of the session's runs. */
     tokens(sessionKey: string): { input: number; output: number };
+    /** status, sessionStatus and tokens of many sessions at once. */
+    overview(sessionKeys: string[]): Map<string, RunOverview>;
     cancel(sessionKey: string): boolean;
     startDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }>;
+    /** Deletes the demo's sessions and starts it again. */
+    resetDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }>;
   };
   acp: {
     profiles: {
@@ -112,6 +127,7 @@ export interface GatewayApi {
   };
   goals: {
     get(sessionKey: string): Goal | undefined;
+    all(): Map<string, Goal>;
     set(sessionKey: string, goal: { objective?: string; status?: GoalStatus }, actor: Actor): Goal;
     clear(sessionKey: string, actor: Actor): void;
   };

@@ -11,7 +11,10 @@ import { checkFolder } from '../runtime/start';
 import type { SessionInfo } from '../types';
 import type { Actor, GatewayApi } from './gateway-api';
 import { createMemoryDismissalStore, type DismissalStore } from './dismissals';
-import { agentView, inboxItems, profileView, sessionView } from './views';
+import { agentView, fleetViews, inboxItems, profileView, sessionView } from './views';
+import { searchSessions } from './search';
+import { catalogRootViews } from './catalog-roots';
+import { createPreferenceStore, type PreferenceStore } from './preferences';
 
 /** The API's own refusals are the gateway's typed errors, mapped by type like the services'. */
 export { GatewayError as ApiError };
@@ -22,6 +25,8 @@ export type HandlerMap = { [C in Channel]: Handler<C> };
 export interface ApiOptions {
   app: AppInfo;
   dismissals?: DismissalStore;
+  /** Default: in the gateway's database when it has one. */
+  preferences?: PreferenceStore;
   now?: () => number;
   /** The host's native folder picker (Electron); browser mode has none (the person types a path). */
   pickFolder?: () => Promise<string | undefined>;
@@ -37,6 +42,7 @@ const HUMAN: Actor = { type: 'human' };
 export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers {
   const dismissals = opts.dismissals ?? createMemoryDismissalStore();
   const now = opts.now ?? Date.now;
+  const preferences = opts.preferences ?? createPreferenceStore(gw.db);
 
   const session = (rawKey: string): SessionInfo => {
     const key = normalizeSessionKey(rawKey);
@@ -49,7 +55,7 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
   const handlers: HandlerMap = {
     'fleet:snapshot': async () => ({
       agents: gw.agents.list().map(agentView),
-      sessions: gw.sessions.list().map(view),
+      sessions: fleetViews(gw, dismissals),
       generatedAt: now(),
     }),
     'sessions:get': async ({ sessionKey }) => view(session(sessionKey)),
@@ -107,7 +113,12 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
     },
     'catalog:list': async () => gw.catalog.listAsync(),
     'catalog:adopt': async ({ provider, threadId }) => view(gw.catalog.adopt({ provider, threadId })),
+    'catalog:roots': async () => catalogRootViews(gw.catalogRoots),
     'demo:start': async () => gw.runtime.startDemo(),
+    'demo:reset': async () => gw.runtime.resetDemo(),
+    'search:query': async ({ query, limit }) => searchSessions(gw, query, limit),
+    'prefs:get': async () => preferences.get(),
+    'prefs:set': async (patch) => preferences.set(patch, now()),
     'agents:list': async () => gw.agents.list().map(agentView),
     'agents:save': async (a) => {
       const existing = gw.agents.list().find((c) => c.id === a.id.toLowerCase());

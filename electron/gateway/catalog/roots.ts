@@ -24,3 +24,11 @@ export function resolveCatalogRoots(
   const d = defaultCatalogRoots(env, modules);
   return Object.fromEntries(modules.map((m) => [m.id, given[m.id] ?? d[m.id]!])) as Required<CatalogRoots>;
 }
+
+/** How a person moves each root: the tools' own environment variables, read when Sightline starts. */
+export const CATALOG_ROOT_ENV: Required<Record<keyof CatalogRoots, string>> = {
+  claude: 'CLAUDE_CONFIG_DIR (Sightline reads its projects folder)',
+  codex: 'CODEX_HOME (Sightline reads its sessions folder)',
+  opencode: 'XDG_DATA_HOME (Sightline reads its opencode folder) or OPENCODE_DB',
+  pi: 'PI_CODING_AGENT_SESSION_DIR, or PI_CODING_AGENT_DIR (its sessions folder)',
+};

@@ -61,3 +61,17 @@ async function waitForChildren(
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+/**
+ * Back to a fresh demo: every session of agent `demo` is deleted (their turns cancelled, their
+ * signal log rows kept as for any deletion, so state versions never go back), then the demo
+ * starts again.
+ */
+export async function resetDemo(
+  deps: Parameters<typeof startDemo>[0],
+): Promise<{ coordinatorKey: string; workerKeys: string[] }> {
+  for (const s of deps.sessions.list()) {
+    if (s.agentId === DEMO_AGENT) deps.sessions.delete(s.key, DEMO_AGENT);
+  }
+  return startDemo(deps);
+}

@@ -52,6 +52,31 @@ function toMessage(r: MessageDbRow): TranscriptMessage {
   return m;
 }
 
+/** One transcript message matching a search: `snippet` marks each matched term with SEARCH_MARK. */
+export interface MessageHit {
+  id: number;
+  sessionKey: string;
+  role: MessageRole;
+  createdAt: number;
+  snippet: string;
+}
+
+const SEARCH_TERMS_MAX = 12;
+
+/**
+ * A person's words → an FTS5 query that cannot be a syntax error: every whitespace-separated
+ * word becomes a quoted prefix term (quotes inside dropped), all of them required. Undefined
+ * when nothing searchable is left.
+ */
+export function ftsQuery(text: string): string | undefined {
+  const terms = text
+    .split(/\s+/)
+    .map((t) => t.replace(/"/g, ''))
+    .filter((t) => /[\p{L}\p{N}]/u.test(t))
+    .slice(0, SEARCH_TERMS_MAX);
+  return terms.length ? terms.map((t) => `"${t}"*`).join(' AND ') : undefined;
+}
+
 export type TranscriptStore = ReturnType<typeof createTranscriptStore>;
 
 export function createTranscriptStore(db: Db, now: () => number) {
@@ -80,6 +105,16 @@ export function createTranscriptStore(db: Db, now: () => number) {
     replace: db.prepare(
       `UPDATE session_messages SET role = ?, actor_type = ?, actor_id = ?, text = ?, tool_calls = NULL,
          tool_call_id = NULL, tool_name = NULL, diffs = NULL, input_tokens = NULL, output_tokens = NULL WHERE session_key = ? AND id = ?`,
+    ),
+    // The index is kept by the triggers of migration 006, in the transaction of every write.
+    search: db.prepare<
+      [string, number],
+      { id: number; session_key: string; role: MessageRole; created_at: number; snippet: string }
+    >(
+      `SELECT m.id, m.session_key, m.role, m.created_at,
+         snippet(session_messages_fts, 0, char(2), char(3), '…', 24) AS snippet
+       FROM session_messages_fts JOIN session_messages m ON m.id = session_messages_fts.rowid
+       WHERE session_messages_fts MATCH ? ORDER BY rank LIMIT ?`,
     ),
     tokens: db.prepare<[string], { input: number; output: number }>(
       `SELECT coalesce(sum(input_tokens), 0) AS input, coalesce(sum(output_tokens), 0) AS output
@@ -117,6 +152,18 @@ export function createTranscriptStore(db: Db, now: () => number) {
     clear: (sessionKey: string) => void s.clear.run(sessionKey),
     /** The files the session's agent changed (paths as its diffs name them), sorted. */
     changedFiles: (sessionKey: string): string[] => s.changedFiles.all(sessionKey).map((r) => r.path),
+    /** Messages whose text has every word of `text` (as word prefixes), best first. */
+    search(text: string, limit = 200): MessageHit[] {
+      const q = ftsQuery(text);
+      if (!q) return [];
+      return s.search.all(q, Math.min(1000, Math.max(1, Math.floor(limit)))).map((r) => ({
+        id: r.id,
+        sessionKey: r.session_key,
+        role: r.role,
+        createdAt: r.created_at,
+        snippet: r.snippet,
+      }));
+    },
     /** Replaces messages up to `lastId` with one summary message (compaction), atomically. */
     compact: db.transaction((sessionKey: string, lastId: number, summary: NewMessage): number => {
       s.deleteBefore.run(sessionKey, lastId);

@@ -1,4 +1,5 @@
 import type { RunStatus } from '../../../shared/ipc';
+import { EXPLAIN } from '../lib/explain';
 
 const RUN_LABEL: Record<RunStatus | 'none', string> = {
   none: 'never ran',
@@ -25,11 +26,7 @@ export function RunBadge({ status }: { status: RunStatus | 'none' }) {
 
 export function VersionBadge({ version }: { version: number }) {
   return (
-    <span
-      className="badge version"
-      data-testid="state-version"
-      title="State version (head of the signal log)"
-    >
+    <span className="badge version" data-testid="state-version" title={EXPLAIN.version(version)}>
       v{version}
     </span>
   );
@@ -38,11 +35,7 @@ export function VersionBadge({ version }: { version: number }) {
 export function NoticeBadge({ count }: { count: number }) {
   if (count === 0) return null;
   return (
-    <span
-      className="badge notice"
-      data-testid="notice-badge"
-      title={`${count} pending notice${count === 1 ? '' : 's'}`}
-    >
+    <span className="badge notice" data-testid="notice-badge" title={EXPLAIN.pendingNotices(count)}>
       {count} notice{count === 1 ? '' : 's'}
     </span>
   );
@@ -50,7 +43,7 @@ export function NoticeBadge({ count }: { count: number }) {
 
 export function AlertBadge({ summary }: { summary: string }) {
   return (
-    <span className="badge alert" data-testid="alert-badge" title={summary}>
+    <span className="badge alert" data-testid="alert-badge" title={`${summary}. ${EXPLAIN.upstream}`}>
       upstream missing
     </span>
   );

@@ -58,6 +58,12 @@ export function onGlobalKey(e: KeyboardEvent): void {
     case 'i':
       ui.setView('inbox');
       break;
+    case '?':
+      ui.setView('guide');
+      break;
+    case 'f':
+      ui.setView('search');
+      break;
     case 'c':
       ui.setView('catalog');
       break;

@@ -1,26 +1,42 @@
 // The session catalog: sessions of other tools on this machine, and adopting one.
 import { create } from 'zustand';
-import type { CatalogEntry, CatalogProvider, GatewayEvent } from '../../../shared/ipc';
+import type { CatalogEntry, CatalogProvider, CatalogRootView, GatewayEvent } from '../../../shared/ipc';
 import { call } from '../lib/api';
 
 interface CatalogState {
   loaded: boolean;
   loading: boolean;
   entries: CatalogEntry[];
+  /** Where the catalog looks (read with each scan: a folder may have appeared). */
+  roots: CatalogRootView[];
+  filter: string;
+  groupByFolder: boolean;
+  setFilter(filter: string): void;
+  setGroupByFolder(on: boolean): void;
   load(): Promise<void>;
   adopt(provider: CatalogProvider, threadId: string): Promise<string>;
   applyEvents(events: GatewayEvent[]): void;
   reset(): void;
 }
 
-const initial = { loaded: false, loading: false, entries: [] as CatalogEntry[] };
+const initial = {
+  loaded: false,
+  loading: false,
+  entries: [] as CatalogEntry[],
+  roots: [] as CatalogRootView[],
+  filter: '',
+  groupByFolder: true,
+};
 
 export const useCatalog = create<CatalogState>()((set, get) => ({
   ...initial,
+  setFilter: (filter) => set({ filter }),
+  setGroupByFolder: (groupByFolder) => set({ groupByFolder }),
   async load() {
     set({ loading: true });
     try {
-      set({ entries: await call('catalog:list', {}), loaded: true });
+      const [entries, roots] = await Promise.all([call('catalog:list', {}), call('catalog:roots', {})]);
+      set({ entries, roots, loaded: true });
     } finally {
       set({ loading: false });
     }

@@ -2,8 +2,10 @@ import { useCatalog } from './catalog';
 import { useFleet } from './fleet';
 import { useInbox } from './inbox';
 import { usePermissions } from './permissions';
+import { usePreferences } from './preferences';
 import { useProfiles } from './profiles';
 import { useRegistry } from './registry';
+import { useSearch } from './search';
 import { useTranscript } from './transcript';
 import { useSettings } from './settings';
 import { useStart } from './start';
@@ -16,8 +18,10 @@ export {
   useFleet,
   useInbox,
   usePermissions,
+  usePreferences,
   useProfiles,
   useRegistry,
+  useSearch,
   useTranscript,
   useSettings,
   useStart,
@@ -33,8 +37,10 @@ export function resetStores(): void {
     useFleet,
     useInbox,
     usePermissions,
+    usePreferences,
     useProfiles,
     useRegistry,
+    useSearch,
     useTranscript,
     useSettings,
     useStart,

@@ -5,9 +5,11 @@ import { migration002 } from './002-runtime';
 import { migration003 } from './003-catalog';
 import { migration004 } from './004-ui';
 import { migration005 } from './005-catalog-provider-ids';
-import { migration006 } from './006-session-folder';
-import { migration007 } from './007-acp-installs';
-import { migration008 } from './008-transcript-diffs';
+import { migration006 } from './006-search-preferences';
+import { migration007 } from './007-pending-index';
+import { migration008 } from './008-session-folder';
+import { migration009 } from './009-acp-installs';
+import { migration010 } from './010-transcript-diffs';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,
@@ -18,4 +20,6 @@ export const MIGRATIONS: readonly Migration[] = [
   migration006,
   migration007,
   migration008,
+  migration009,
+  migration010,
 ];

@@ -1,21 +1,138 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
+import type { CatalogEntry, CatalogRootView } from '../../../../shared/ipc';
 import { useCatalog } from '../../stores/catalog';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
 import { bytes, dateTime } from '../../lib/format';
 
+const TOOL = { claude: 'Claude Code', codex: 'Codex CLI', opencode: 'OpenCode', pi: 'Pi' } as const;
+const NO_FOLDER = '(no project folder)';
+
+/** Where the catalog looks, whether each folder exists, and how to move it. */
+function Roots({ roots, open }: { roots: CatalogRootView[]; open: boolean }) {
+  return (
+    <details className="catalog-roots" open={open} data-testid="catalog-roots">
+      <summary>Where Sightline looks</summary>
+      <dl className="roots">
+        {roots.map((r) => (
+          <div key={r.provider} className="contents" data-testid="catalog-root" data-provider={r.provider}>
+            <dt>{TOOL[r.provider]}</dt>
+            <dd className="mono small" data-testid="catalog-root-path">
+              {r.path}
+            </dd>
+            <dd className={r.exists ? 'small ok-text' : 'small muted'}>{r.exists ? 'found' : 'not found'}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="muted small">
+        To look elsewhere, set the tool&apos;s own variable before starting Sightline:{' '}
+        {roots.map((r, i) => (
+          <span key={r.provider}>
+            {i > 0 && '; '}
+            {TOOL[r.provider]}: <code>{r.env}</code>
+          </span>
+        ))}
+        . Sightline only reads these folders; it never writes to them.
+      </p>
+    </details>
+  );
+}
+
+function matches(e: CatalogEntry, q: string): boolean {
+  if (!q) return true;
+  const hay = `${e.title} ${e.cwd ?? ''} ${e.provider} ${TOOL[e.provider]} ${e.threadId}`.toLowerCase();
+  return q
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((w) => hay.includes(w));
+}
+
+/** Entries by project folder, the folder with the most recent activity first. */
+function byFolder(entries: CatalogEntry[]): { folder: string; entries: CatalogEntry[] }[] {
+  const groups = new Map<string, CatalogEntry[]>();
+  for (const e of entries) {
+    const k = e.cwd || NO_FOLDER;
+    const list = groups.get(k) ?? [];
+    list.push(e);
+    groups.set(k, list);
+  }
+  const latest = (list: CatalogEntry[]) => Math.max(...list.map((e) => e.lastActivityAt ?? 0));
+  return [...groups.entries()]
+    .map(([folder, list]) => ({ folder, entries: list }))
+    .sort((a, b) => latest(b.entries) - latest(a.entries) || a.folder.localeCompare(b.folder));
+}
+
+function EntryRow({ e, showFolder }: { e: CatalogEntry; showFolder: boolean }) {
+  const adopt = useCatalog((s) => s.adopt);
+  const openSession = useUi((s) => s.openSession);
+  const setError = useUi((s) => s.setError);
+  return (
+    <tr data-testid="catalog-entry" data-provider={e.provider} data-thread-id={e.threadId}>
+      <td>{TOOL[e.provider]}</td>
+      <td>{e.title}</td>
+      {showFolder && <td className="mono small">{e.cwd ?? ''}</td>}
+      <td className="small">{e.lastActivityAt ? dateTime(e.lastActivityAt) : ''}</td>
+      <td className="small">{bytes(e.sizeBytes)}</td>
+      <td>
+        <button
+          type="button"
+          data-testid="catalog-adopt"
+          title="Create a Sightline session for it and watch it: a person's activity in the tool is then recorded in its signal log"
+          onClick={() =>
+            adopt(e.provider, e.threadId).then(
+              (key) => openSession(key),
+              (err: unknown) => setError(errorMessage(err)),
+            )
+          }
+        >
+          {e.adopted ? 'Adopt again' : 'Adopt'}
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+function Table({ entries, showFolder }: { entries: CatalogEntry[]; showFolder: boolean }) {
+  return (
+    <table className="catalog-table">
+      <thead>
+        <tr>
+          <th>Tool</th>
+          <th>Title</th>
+          {showFolder && <th>Folder</th>}
+          <th>Last activity</th>
+          <th>Size</th>
+          <th />
+        </tr>
+      </thead>
+      <tbody>
+        {entries.map((e) => (
+          <EntryRow key={`${e.provider}:${e.threadId}`} e={e} showFolder={showFolder} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function Catalog() {
   const entries = useCatalog((s) => s.entries);
+  const roots = useCatalog((s) => s.roots);
   const loaded = useCatalog((s) => s.loaded);
   const loading = useCatalog((s) => s.loading);
   const load = useCatalog((s) => s.load);
-  const adopt = useCatalog((s) => s.adopt);
-  const openSession = useUi((s) => s.openSession);
+  const filter = useCatalog((s) => s.filter);
+  const setFilter = useCatalog((s) => s.setFilter);
+  const grouped = useCatalog((s) => s.groupByFolder);
+  const setGrouped = useCatalog((s) => s.setGroupByFolder);
   const setError = useUi((s) => s.setError);
 
   useEffect(() => {
     load().catch((err: unknown) => setError(errorMessage(err)));
   }, [load, setError]);
+
+  const q = filter.trim().toLowerCase();
+  const shown = useMemo(() => entries.filter((e) => matches(e, q)), [entries, q]);
+  const groups = useMemo(() => (grouped ? byFolder(shown) : []), [grouped, shown]);
 
   return (
     <section className="page" data-testid="catalog" data-ready={loaded && !loading ? 'true' : 'false'}>
@@ -24,54 +141,62 @@ export function Catalog() {
         Agent sessions already on this machine (Claude Code, Codex CLI, OpenCode, Pi). Adopt one to bring it
         under watch; direct human activity upstream is then recorded in its signal log.
       </p>
-      <button type="button" onClick={() => void load()} disabled={loading}>
-        {loading ? 'Scanning…' : 'Rescan'}
-      </button>
+      {loaded && <Roots roots={roots} open={entries.length === 0} />}
+      <div className="inline catalog-tools">
+        <input
+          type="search"
+          data-testid="catalog-filter"
+          aria-label="Filter the catalog"
+          placeholder="Filter by title, folder or tool"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+        />
+        <label className="small">
+          <input
+            type="checkbox"
+            data-testid="catalog-group"
+            checked={grouped}
+            onChange={(e) => setGrouped(e.target.checked)}
+          />{' '}
+          Group by project folder
+        </label>
+        <button type="button" onClick={() => void load()} disabled={loading}>
+          {loading ? 'Scanning…' : 'Rescan'}
+        </button>
+        {loaded && entries.length > 0 && (
+          <span className="muted small" data-testid="catalog-count">
+            {shown.length === entries.length
+              ? `${entries.length} session${entries.length === 1 ? '' : 's'}`
+              : `${shown.length} of ${entries.length}`}
+          </span>
+        )}
+      </div>
       {loaded && entries.length === 0 && (
-        <p className="empty-note">No sessions found in the catalog roots.</p>
+        <p className="empty-note" data-testid="catalog-empty">
+          No Claude Code, Codex, OpenCode or Pi sessions were found in the folders above. Start one of those
+          tools in a project (or point Sightline at their folders) and press Rescan.
+        </p>
       )}
-      <table className="catalog-table">
-        <thead>
-          <tr>
-            <th>Tool</th>
-            <th>Title</th>
-            <th>Folder</th>
-            <th>Last activity</th>
-            <th>Size</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map((e) => (
-            <tr
-              key={`${e.provider}:${e.threadId}`}
-              data-testid="catalog-entry"
-              data-provider={e.provider}
-              data-thread-id={e.threadId}
+      {loaded && entries.length > 0 && shown.length === 0 && (
+        <p className="empty-note" data-testid="catalog-no-match">
+          No catalog session matches “{filter.trim()}”.
+        </p>
+      )}
+      {grouped
+        ? groups.map((g) => (
+            <section
+              key={g.folder}
+              className="catalog-folder"
+              data-testid="catalog-folder"
+              data-folder={g.folder}
             >
-              <td>{e.provider}</td>
-              <td>{e.title}</td>
-              <td className="mono small">{e.cwd ?? ''}</td>
-              <td className="small">{e.lastActivityAt ? dateTime(e.lastActivityAt) : ''}</td>
-              <td className="small">{bytes(e.sizeBytes)}</td>
-              <td>
-                <button
-                  type="button"
-                  data-testid="catalog-adopt"
-                  onClick={() =>
-                    adopt(e.provider, e.threadId).then(
-                      (key) => openSession(key),
-                      (err: unknown) => setError(errorMessage(err)),
-                    )
-                  }
-                >
-                  {e.adopted ? 'Adopt again' : 'Adopt'}
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              <h2 className="mono" title={g.folder}>
+                {g.folder} <span className="muted small">({g.entries.length})</span>
+              </h2>
+              <Table entries={g.entries} showFolder={false} />
+            </section>
+          ))
+        : shown.length > 0 && <Table entries={shown} showFolder />}
     </section>
   );
 }

@@ -4,18 +4,9 @@ import { usePermissions } from '../../stores/permissions';
 import { PermissionItem } from '../acp/PermissionPrompt';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
-import { useFleet } from '../../stores/fleet';
-import { sessionTitle, time } from '../../lib/format';
-
-/** A session as a person names it: its label (or short key), the full key on hover. */
-function SessionName({ sessionKey }: { sessionKey: string }) {
-  const label = useFleet((s) => s.sessions[sessionKey]?.label);
-  return (
-    <strong className="mono" title={sessionKey}>
-      {sessionTitle({ key: sessionKey, label: label ?? '' })}
-    </strong>
-  );
-}
+import { time } from '../../lib/format';
+import { SessionName } from '../../components/SessionName';
+import { EXPLAIN } from '../../lib/explain';
 
 function Item({ item }: { item: InboxItem }) {
   const openSession = useUi((s) => s.openSession);
@@ -42,7 +33,7 @@ function Item({ item }: { item: InboxItem }) {
               </>
             )}
           </div>
-          <blockquote className="notice-text" data-testid="inbox-notice-text">
+          <blockquote className="notice-text" data-testid="inbox-notice-text" title={EXPLAIN.notice}>
             {item.text}
           </blockquote>
         </>

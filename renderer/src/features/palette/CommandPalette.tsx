@@ -1,6 +1,7 @@
 import { useMemo, useRef, useState } from 'react';
 import { useUi } from '../../stores/ui';
-import { buildCommands } from './commands';
+import { useSearch } from '../../stores/search';
+import { buildCommands, type Command } from './commands';
 
 export function CommandPalette() {
   const setPalette = useUi((s) => s.setPalette);
@@ -11,7 +12,19 @@ export function CommandPalette() {
 
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase();
-    return q ? all.filter((c) => `${c.label} ${c.hint ?? ''}`.toLowerCase().includes(q)) : all;
+    if (!q) return all;
+    const found = all.filter((c) => `${c.label} ${c.hint ?? ''}`.toLowerCase().includes(q));
+    // Nothing to run by that name: offer the words as a search across sessions and transcripts.
+    const search: Command = {
+      id: 'search-for',
+      label: `Search sessions and transcripts for “${query.trim()}”`,
+      hint: 'f',
+      run: () => {
+        useSearch.getState().setQuery(query.trim());
+        useUi.getState().setView('search');
+      },
+    };
+    return found.length > 0 ? found : [search];
   }, [all, query]);
 
   const close = () => setPalette(false);
@@ -76,7 +89,6 @@ export function CommandPalette() {
               {c.hint && <span className="muted small mono">{c.hint}</span>}
             </li>
           ))}
-          {shown.length === 0 && <li className="muted">No match</li>}
         </ul>
       </div>
     </div>

@@ -3,7 +3,8 @@ import { needsAttention, useFleet } from '../../stores/fleet';
 import { useStart } from '../../stores/start';
 import { useUi } from '../../stores/ui';
 import { sessionTitle } from '../../lib/format';
-import { errorMessage } from '../../lib/api';
+import { call, errorMessage } from '../../lib/api';
+import { toggleTheme } from '../../components/ThemeToggle';
 
 export interface Command {
   id: string;
@@ -46,6 +47,21 @@ export function startDemo(): void {
     );
 }
 
+/** Deletes the demo's sessions and starts it again (after the person confirmed). */
+export function resetDemo(): void {
+  const ui = useUi.getState();
+  if (!window.confirm('Reset the demo? Its coordinator and workers are deleted and a fresh demo starts.'))
+    return;
+  useFleet.setState({ demoStarting: true });
+  call('demo:reset', {})
+    .then(async (demo) => {
+      await useFleet.getState().load();
+      ui.openSession(demo.coordinatorKey, 'transcript');
+    })
+    .catch((err: unknown) => ui.setError(errorMessage(err)))
+    .finally(() => useFleet.setState({ demoStarting: false }));
+}
+
 export function buildCommands(): Command[] {
   const ui = useUi.getState();
   const { sessions } = useFleet.getState();
@@ -57,6 +73,7 @@ export function buildCommands(): Command[] {
       run: () => useStart.getState().show(ui.selectedKey),
     },
     { id: 'inbox', label: 'Go to Inbox', hint: 'i', run: () => ui.setView('inbox') },
+    { id: 'search', label: 'Search sessions and transcripts', hint: 'f', run: () => ui.setView('search') },
     { id: 'catalog', label: 'Go to Catalog', hint: 'c', run: () => ui.setView('catalog') },
     { id: 'settings', label: 'Go to Settings', hint: 's', run: () => ui.setView('settings') },
     {
@@ -72,6 +89,9 @@ export function buildCommands(): Command[] {
     { id: 'tab-timeline', label: 'Show signal log', hint: '2', run: () => ui.setTab('timeline') },
     { id: 'tab-watchers', label: 'Show watchers', hint: '3', run: () => ui.setTab('watchers') },
     { id: 'demo', label: 'Start demo fleet', run: startDemo },
+    { id: 'demo-reset', label: 'Reset the demo fleet', run: resetDemo },
+    { id: 'theme', label: 'Toggle dark theme', run: toggleTheme },
+    { id: 'guide', label: 'How Sightline works', hint: '?', run: () => ui.setView('guide') },
   ];
   for (const s of Object.values(sessions)) {
     cmds.push({

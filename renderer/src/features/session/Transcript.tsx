@@ -2,36 +2,77 @@ import { useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { TranscriptMessage } from '../../../../shared/ipc';
 import { useTranscript } from '../../stores/transcript';
+import { useUi } from '../../stores/ui';
 import { time } from '../../lib/format';
 import { DiffView } from './DiffView';
+import { SessionName } from '../../components/SessionName';
+import { parseStructured, StructuredValue } from '../../components/Fields';
 
-function attribution(m: TranscriptMessage): { who: string; cls: string } {
-  if (m.role === 'system') return { who: 'System', cls: 'system' };
-  if (m.role === 'tool') return { who: `Tool result${m.toolName ? ` · ${m.toolName}` : ''}`, cls: 'tool' };
-  if (m.role === 'assistant') return { who: `Agent${m.actorId ? ` · ${m.actorId}` : ''}`, cls: 'agent' };
-  if (m.actorType === 'human') return { who: `Human${m.actorId ? ` · ${m.actorId}` : ''}`, cls: 'human' };
-  if (m.actorType === 'agent')
-    return { who: `Agent message${m.actorId ? ` from ${m.actorId}` : ''}`, cls: 'agent-in' };
-  return { who: 'System', cls: 'system' };
+/** Who wrote a message; session keys are shown by their label (the full key on hover). */
+function Attribution({ m }: { m: TranscriptMessage }) {
+  const from = (prefix: string) =>
+    m.actorId ? (
+      <>
+        {prefix}
+        <SessionName sessionKey={m.actorId} className="who-name" />
+      </>
+    ) : null;
+  if (m.role === 'system') return <>System</>;
+  if (m.role === 'tool') return <>Tool result{m.toolName ? ` · ${m.toolName}` : ''}</>;
+  if (m.role === 'assistant') return <>Agent{from(' · ')}</>;
+  if (m.actorType === 'human') return <>Human{m.actorId ? ` · ${m.actorId}` : ''}</>;
+  if (m.actorType === 'agent') return <>Agent message{from(' from ')}</>;
+  return <>System</>;
 }
 
-function Message({ m }: { m: TranscriptMessage }) {
-  const { who, cls } = attribution(m);
+function actorClass(m: TranscriptMessage): string {
+  if (m.role === 'system') return 'system';
+  if (m.role === 'tool') return 'tool';
+  if (m.role === 'assistant') return 'agent';
+  if (m.actorType === 'human') return 'human';
+  if (m.actorType === 'agent') return 'agent-in';
+  return 'system';
+}
+
+/** A tool result's JSON as fields; plain text (and errors) as text. */
+function Body({ m }: { m: TranscriptMessage }) {
+  const structured = m.role === 'tool' ? parseStructured(m.text) : undefined;
+  if (structured) {
+    return (
+      <div className="tool-result" data-testid="tool-result-fields">
+        <StructuredValue value={structured} />
+      </div>
+    );
+  }
+  return m.text ? <div className="text">{m.text}</div> : null;
+}
+
+function Message({ m, focused }: { m: TranscriptMessage; focused: boolean }) {
+  const cls = actorClass(m);
   return (
     <article
-      className={`msg msg-${cls}`}
+      className={`msg msg-${cls}${focused ? ' focused' : ''}`}
       data-testid="transcript-message"
       data-actor={cls}
       data-role={m.role}
+      data-message-id={m.id}
+      data-focused={focused ? 'true' : undefined}
     >
       <header>
-        <span className="who">{who}</span>
+        <span className="who">
+          <Attribution m={m} />
+        </span>
         <time className="muted small">{time(m.createdAt)}</time>
       </header>
-      {m.text && <div className="text">{m.text}</div>}
+      <Body m={m} />
       {m.toolCalls?.map((c) => (
         <div key={c.id} className="tool-call" data-testid="tool-call">
-          → {c.name} <code>{JSON.stringify(c.arguments)}</code>
+          <span className="tool-name">→ {c.name}</span>
+          {c.arguments !== null && typeof c.arguments === 'object' ? (
+            <StructuredValue value={c.arguments as Record<string, unknown>} />
+          ) : (
+            <code>{JSON.stringify(c.arguments)}</code>
+          )}
         </div>
       ))}
       {m.diffs?.map((d) => (
@@ -55,8 +96,11 @@ export function Transcript() {
   const hasMore = useTranscript((s) => s.hasMore);
   const loading = useTranscript((s) => s.loading);
   const loadOlder = useTranscript((s) => s.loadOlder);
+  const focusedId = useUi((s) => s.focusedMessageId);
+  const selectedKey = useUi((s) => s.selectedKey);
   const scrollRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
+  const broughtIntoView = useRef<number | null>(null);
   const last = messages[messages.length - 1]?.id;
 
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
@@ -80,6 +124,20 @@ export function Transcript() {
       virtualizer.scrollToIndex(messages.length - 1, { align: 'end' });
     }
   }, [last, messages.length, virtualizer]);
+
+  // A search result asked for this message: load older pages until it is there, then show it once.
+  useEffect(() => {
+    if (focusedId === null || sessionKey !== selectedKey || loading) return;
+    const index = messages.findIndex((m) => m.id === focusedId);
+    if (index >= 0) {
+      if (broughtIntoView.current === focusedId) return;
+      broughtIntoView.current = focusedId;
+      stick.current = false;
+      requestAnimationFrame(() => virtualizer.scrollToIndex(index, { align: 'center' }));
+    } else if (hasMore && (messages[0]?.id ?? 0) > focusedId) {
+      void loadOlder();
+    }
+  }, [focusedId, sessionKey, selectedKey, loading, messages, hasMore, loadOlder, virtualizer]);
 
   const older = async () => {
     // The first row in view (not the overscan above it) stays in place.
@@ -109,7 +167,12 @@ export function Transcript() {
           stick.current = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_PX;
         }}
       >
-        {!loading && messages.length === 0 && <p className="muted pad">No messages yet.</p>}
+        {!loading && messages.length === 0 && (
+          <p className="muted pad" data-testid="transcript-empty">
+            No messages yet. Type below to send the first one as a human; if another session watches this one,
+            it will get one notice about your step-in.
+          </p>
+        )}
         <div className="transcript-rows" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((v) => {
             const m = messages[v.index]!;
@@ -121,7 +184,7 @@ export function Transcript() {
                 ref={virtualizer.measureElement}
                 style={{ transform: `translateY(${v.start}px)` }}
               >
-                <Message m={m} />
+                <Message m={m} focused={m.id === focusedId} />
               </div>
             );
           })}

@@ -6,6 +6,7 @@ import { errorMessage } from '../../lib/api';
 import { AcpProfiles } from './AcpProfiles';
 import { AcpRegistry } from './AcpRegistry';
 import { Retention } from './Retention';
+import { Appearance } from './Appearance';
 
 function AgentForm({ agent }: { agent: AgentView }) {
   const save = useSettings((s) => s.save);
@@ -148,6 +149,7 @@ export function Settings() {
       ))}
       <AcpProfiles />
       <AcpRegistry />
+      <Appearance />
       <Retention />
     </section>
   );

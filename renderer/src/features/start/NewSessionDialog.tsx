@@ -15,7 +15,7 @@ import { useUi } from '../../stores/ui';
 type Runner = string;
 
 function FolderField({ value, onChange }: { value: string; onChange(v: string): void }) {
-  const app = useStart((s) => s.app);
+  const app = useUi((s) => s.app);
   const check = useStart((s) => s.check);
   const pick = useStart((s) => s.pick);
   // The answer for the path it was asked about; shown only while that is what the field says.
@@ -78,7 +78,9 @@ function FolderField({ value, onChange }: { value: string; onChange(v: string): 
 }
 
 export function NewSessionDialog() {
-  const { parentKey: preselected, hide, start, loadApp } = useStart();
+  const preselected = useStart((s) => s.parentKey);
+  const hide = useStart((s) => s.hide);
+  const start = useStart((s) => s.start);
   const agents = useFleet((s) => s.agents);
   const sessions = useFleet((s) => s.sessions);
   const profiles = useProfiles((s) => s.profiles);
@@ -92,12 +94,11 @@ export function NewSessionDialog() {
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    void loadApp().catch(() => undefined);
     void useProfiles
       .getState()
       .load()
       .catch((err: unknown) => setError(errorMessage(err)));
-  }, [loadApp]);
+  }, []);
 
   const parents = useMemo(
     () => Object.values(sessions).filter((s) => !s.archived || s.key === parentKey),

@@ -75,7 +75,12 @@ export function Timeline() {
         aria-label="Signal log"
         data-count={events.length}
       >
-        {!loading && events.length === 0 && <p className="muted pad">No events in the signal log yet.</p>}
+        {!loading && events.length === 0 && (
+          <p className="muted pad" data-testid="timeline-empty">
+            No events in the signal log yet. It records who changed this session (a human message, a goal, a
+            child spawned, a run ending), never the message text.
+          </p>
+        )}
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {items.map((v) => {
             const e = events[v.index]!;

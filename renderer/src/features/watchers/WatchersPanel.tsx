@@ -2,6 +2,7 @@ import type { CursorRow } from '../../../../shared/ipc';
 import { useWatchers } from '../../stores/watchers';
 import { useUi } from '../../stores/ui';
 import { time } from '../../lib/format';
+import { EXPLAIN } from '../../lib/explain';
 
 /** One cursor drawn against the head: L (last seen), N (notified), M (material), head. */
 function CursorBar({ c }: { c: CursorRow }) {
@@ -47,19 +48,19 @@ function CursorCard({ c, other, testid }: { c: CursorRow; other: string; testid:
       <CursorBar c={c} />
       <dl className="positions" data-testid="cursor-positions">
         <div>
-          <dt>last seen L</dt>
+          <dt title={EXPLAIN.lastSeen}>last seen L</dt>
           <dd data-testid="cursor-L">{c.lastSeen}</dd>
         </div>
         <div>
-          <dt>notified N</dt>
+          <dt title={EXPLAIN.notified}>notified N</dt>
           <dd data-testid="cursor-N">{c.notified}</dd>
         </div>
         <div>
-          <dt>material M</dt>
+          <dt title={EXPLAIN.material}>material M</dt>
           <dd data-testid="cursor-M">{c.material}</dd>
         </div>
         <div>
-          <dt>head</dt>
+          <dt title={EXPLAIN.head}>head</dt>
           <dd data-testid="cursor-head">{c.targetVersion}</dd>
         </div>
         <div>
@@ -68,7 +69,7 @@ function CursorCard({ c, other, testid }: { c: CursorRow; other: string; testid:
         </div>
       </dl>
       {c.noticeText && (
-        <blockquote className="notice-text" data-testid="cursor-notice">
+        <blockquote className="notice-text" data-testid="cursor-notice" title={EXPLAIN.notice}>
           {c.noticeText}
         </blockquote>
       )}
@@ -91,7 +92,12 @@ export function WatchersPanel() {
         <p className="muted small">
           Sessions holding a cursor on this one (state version {view.stateVersion}).
         </p>
-        {view.watchedBy.length === 0 && <p className="muted">No watchers.</p>}
+        {view.watchedBy.length === 0 && (
+          <p className="muted" data-testid="no-watchers">
+            No watchers. A session is watched by the session that spawned it, and by an agent that sent it a
+            message with <code>watch: true</code>.
+          </p>
+        )}
         <ul>
           {view.watchedBy.map((c) => (
             <CursorCard key={c.watcher} c={c} other={c.watcher} testid="watched-by" />
@@ -101,7 +107,11 @@ export function WatchersPanel() {
       <div>
         <h2>Watching</h2>
         <p className="muted small">Cursors this session holds on others.</p>
-        {view.watching.length === 0 && <p className="muted">Not watching any session.</p>}
+        {view.watching.length === 0 && (
+          <p className="muted">
+            Not watching any session. Spawning a child or sending with watch makes a cursor.
+          </p>
+        )}
         <ul>
           {view.watching.map((c) => (
             <CursorCard key={c.target} c={c} other={c.target} testid="watching" />

@@ -1,0 +1,80 @@
+// The person's UI preferences (theme, notifications) in table `ui_preferences` (migration 006):
+// one JSON value per name. Values read from disk are parsed like any input: a damaged or unknown
+// value falls back to the default instead of failing the page.
+import type Database from 'better-sqlite3';
+import { PREFERENCES_PATCH } from '../../../shared/ipc/schemas';
+import { DEFAULT_PREFERENCES, type Preferences } from '../../../shared/ipc/types';
+import type { ArgsParsed } from '../../../shared/ipc/schemas';
+
+export type PreferencesPatch = ArgsParsed<'prefs:set'>;
+
+export interface PreferenceStore {
+  get(): Preferences;
+  set(patch: PreferencesPatch, at: number): Preferences;
+}
+
+function merge(base: Preferences, patch: PreferencesPatch): Preferences {
+  return {
+    theme: patch.theme ?? base.theme,
+    notifications: {
+      waiting: patch.notifications?.waiting ?? base.notifications.waiting,
+      failed: patch.notifications?.failed ?? base.notifications.failed,
+      finished: patch.notifications?.finished ?? base.notifications.finished,
+      longRunSeconds: patch.notifications?.longRunSeconds ?? base.notifications.longRunSeconds,
+      upstreamMissing: patch.notifications?.upstreamMissing ?? base.notifications.upstreamMissing,
+    },
+  };
+}
+
+/** Stored rows → a patch, dropping what does not parse. */
+function fromRows(rows: { name: string; value: string }[]): PreferencesPatch {
+  const raw: Record<string, unknown> = {};
+  for (const r of rows) {
+    try {
+      raw[r.name] = JSON.parse(r.value) as unknown;
+    } catch {
+      // damaged value: the default stands
+    }
+  }
+  const patch: PreferencesPatch = {};
+  for (const [name, value] of Object.entries(raw)) {
+    const one = PREFERENCES_PATCH.safeParse({ [name]: value });
+    if (one.success) Object.assign(patch, one.data);
+  }
+  return patch;
+}
+
+export function createMemoryPreferenceStore(): PreferenceStore {
+  let prefs = DEFAULT_PREFERENCES;
+  return {
+    get: () => prefs,
+    set(patch) {
+      prefs = merge(prefs, patch);
+      return prefs;
+    },
+  };
+}
+
+export function createSqlitePreferenceStore(db: Database.Database): PreferenceStore {
+  const all = db.prepare<[], { name: string; value: string }>(`SELECT name, value FROM ui_preferences`);
+  const put = db.prepare(
+    `INSERT INTO ui_preferences (name, value, updated_at) VALUES (?, ?, ?)
+     ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+  );
+  const get = () => merge(DEFAULT_PREFERENCES, fromRows(all.all()));
+  const save = db.transaction((patch: PreferencesPatch, at: number) => {
+    const next = merge(get(), patch);
+    if (patch.theme !== undefined) put.run('theme', JSON.stringify(next.theme), at);
+    if (patch.notifications !== undefined) put.run('notifications', JSON.stringify(next.notifications), at);
+    return next;
+  });
+  return { get, set: (patch, at) => save(patch, at) };
+}
+
+/** SQLite when migration 006 has run on `db`, memory otherwise (as the inbox dismissals). */
+export function createPreferenceStore(db?: Database.Database): PreferenceStore {
+  const has =
+    db?.prepare(`SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'ui_preferences'`).get() !==
+    undefined;
+  return db && has ? createSqlitePreferenceStore(db) : createMemoryPreferenceStore();
+}

@@ -221,6 +221,19 @@ export function createGateway(options: GatewayOptions): Gateway {
       for (const m of messages)
         emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });
     },
+    // Live transcripts: what the monitor read upstream, marked as the tool's, in the same
+    // transaction as the link's marker (own texts are already in the transcript).
+    onUpstreamMessages(link, messages) {
+      for (const m of messages) {
+        if (m.own) continue;
+        const { own: _own, ...message } = m;
+        emit({
+          type: 'transcript:appended',
+          message: transcripts.append(link.sessionKey, { ...message, upstream: link.provider }),
+        });
+      }
+    },
+    transaction: (fn) => tx.run(fn),
   });
   const spawner = createSpawner({ tx, now, emit, sessions, state, transcripts, runs, engine, acp });
   const messages = createMessages({

@@ -68,6 +68,8 @@ export interface TranscriptMessage {
   toolName?: string;
   /** Files this tool call changed (ACP agents). */
   diffs?: FileDiff[];
+  /** Read from the upstream tool's transcript by the monitor (adopted sessions): its catalog id. */
+  upstream?: string;
   inputTokens?: number;
   outputTokens?: number;
   createdAt: number;

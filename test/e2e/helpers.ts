@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { createGateway } from '../../electron/gateway/index';
+import { createGateway, type GatewayOptions } from '../../electron/gateway/index';
 import { createDismissalStore } from '../../electron/gateway/api/dismissals';
 import { startWebServer, type WebServer } from '../../electron/web/server';
 
@@ -81,7 +81,8 @@ export interface App {
   close(): Promise<void>;
 }
 
-export async function startApp(): Promise<App> {
+/** `options`: extra gateway options (e.g. a local ACP registry). */
+export async function startApp(options: Partial<GatewayOptions> = {}): Promise<App> {
   const dataDir = tmpDir('sightline-e2e-data-');
   const catalogRoot = tmpDir('sightline-e2e-catalog-');
   const roots = Object.fromEntries(
@@ -91,7 +92,7 @@ export async function startApp(): Promise<App> {
       return [p, dir];
     }),
   );
-  const gateway = createGateway({ dataDir, autoStart: true, catalogRoots: roots });
+  const gateway = createGateway({ dataDir, autoStart: true, catalogRoots: roots, ...options });
   const server = await startWebServer({
     gateway,
     rendererDir: RENDERER_DIR,

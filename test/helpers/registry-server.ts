@@ -97,9 +97,13 @@ export function fixtureIndex(
   return JSON.stringify({ ...snapshot, agents: [fixture, ...snapshot.agents] });
 }
 
-/** Serves the index, the fixture's icon and its archive. */
+/** Serves the index, the icons (the snapshot's and the fixture's) and the fixture's archive. */
 export function serveFixtureRegistry(server: RegistryServer, archive = fixtureArchive()): void {
   server.routes.set('/registry/v1/latest/registry.json', fixtureIndex(server));
+  const icons = JSON.parse(
+    fs.readFileSync(path.join(path.dirname(SNAPSHOT), 'icons.json'), 'utf8'),
+  ) as Record<string, string>;
+  for (const [file, svg] of Object.entries(icons)) server.routes.set(`/registry/v1/latest/${file}`, svg);
   server.routes.set('/registry/v1/latest/icons/fixture-agent.svg', FIXTURE_ICON);
   server.routes.set('/download/fixture-agent-1.0.0.tar.gz', archive);
 }

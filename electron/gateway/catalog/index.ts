@@ -54,6 +54,8 @@ export interface CatalogDeps {
   scheduler?: Scheduler;
   /** Addition (live transcripts): the visible messages of rows a check consumed, per link. */
   onUpstreamMessages?(link: Link, messages: VisibleMessage[]): void;
+  /** Addition: one transaction per link of a check (the gateway's tx.run). */
+  transaction?<T>(fn: () => T): T;
 }
 
 export type CatalogService = Catalog & {
@@ -85,6 +87,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     sources: new Map([...providers].map(([id, p]) => [id, p.source])),
     ...(deps.providerBudgetMs !== undefined ? { budgetMs: deps.providerBudgetMs } : {}),
     ...(deps.onUpstreamMessages ? { onMessages: deps.onUpstreamMessages } : {}),
+    ...(deps.transaction ? { transaction: deps.transaction } : {}),
   });
   const adopt = createAdopt(
     {
@@ -179,9 +182,13 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     const { stdout } = await runCli(cmd, { env: deps.env ?? process.env, ...(cwd ? { cwd } : {}) });
     const at = deps.now();
     const messages: ImportedMessage[] = [{ role: 'user', actorType: 'human', text, createdAt: at }];
-    if (stdout.trim())
+    // With live transcripts the reply comes from the tool's own transcript, once, at the check
+    // started here; the CLI's printed copy is kept only for a link the monitor does not read.
+    const live = deps.onUpstreamMessages !== undefined && links.watched().some((l) => l.sessionKey === sessionKey);
+    if (stdout.trim() && !live)
       messages.push({ role: 'assistant', actorType: 'agent', text: stdout.trim(), createdAt: at });
     deps.importTranscript(sessionKey, messages);
+    if (live) void tick();
   }
 
   let running: Promise<void> | undefined;

@@ -14,6 +14,7 @@ interface MessageDbRow {
   tool_call_id: string | null;
   tool_name: string | null;
   diffs: string | null;
+  upstream: string | null;
   input_tokens: number | null;
   output_tokens: number | null;
   created_at: number;
@@ -28,6 +29,7 @@ export interface NewMessage {
   toolCallId?: string;
   toolName?: string;
   diffs?: FileDiff[];
+  upstream?: string;
   inputTokens?: number;
   outputTokens?: number;
   createdAt?: number;
@@ -47,6 +49,7 @@ function toMessage(r: MessageDbRow): TranscriptMessage {
   if (r.tool_call_id !== null) m.toolCallId = r.tool_call_id;
   if (r.tool_name !== null) m.toolName = r.tool_name;
   if (r.diffs !== null) m.diffs = JSON.parse(r.diffs) as FileDiff[];
+  if (r.upstream !== null) m.upstream = r.upstream;
   if (r.input_tokens !== null) m.inputTokens = r.input_tokens;
   if (r.output_tokens !== null) m.outputTokens = r.output_tokens;
   return m;
@@ -83,7 +86,7 @@ export function createTranscriptStore(db: Db, now: () => number) {
   const s = {
     insert: db.prepare(
       `INSERT INTO session_messages (session_key, role, actor_type, actor_id, text, tool_calls, tool_call_id, tool_name,
-         diffs, input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         diffs, upstream, input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     byId: db.prepare<[number], MessageDbRow>(`SELECT * FROM session_messages WHERE id = ?`),
     page: db.prepare<[string, number, number], MessageDbRow>(
@@ -104,7 +107,7 @@ export function createTranscriptStore(db: Db, now: () => number) {
     // The summary takes the place (and id) of the newest compacted message, so order is kept.
     replace: db.prepare(
       `UPDATE session_messages SET role = ?, actor_type = ?, actor_id = ?, text = ?, tool_calls = NULL,
-         tool_call_id = NULL, tool_name = NULL, diffs = NULL, input_tokens = NULL, output_tokens = NULL WHERE session_key = ? AND id = ?`,
+         tool_call_id = NULL, tool_name = NULL, diffs = NULL, upstream = NULL, input_tokens = NULL, output_tokens = NULL WHERE session_key = ? AND id = ?`,
     ),
     // The index is kept by the triggers of migration 006, in the transaction of every write.
     search: db.prepare<
@@ -134,6 +137,7 @@ export function createTranscriptStore(db: Db, now: () => number) {
         m.toolCallId ?? null,
         m.toolName ?? null,
         m.diffs?.length ? JSON.stringify(m.diffs) : null,
+        m.upstream ?? null,
         m.inputTokens ?? null,
         m.outputTokens ?? null,
         m.createdAt ?? now(),

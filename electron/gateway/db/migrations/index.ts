@@ -9,7 +9,7 @@ import { migration006 } from './006-search-preferences';
 import { migration007 } from './007-pending-index';
 import { migration008 } from './008-session-folder';
 import { migration009 } from './009-acp-installs';
-import { migration010 } from './010-transcript-diffs';
+import { migration010 } from './010-transcript-sources';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,

@@ -120,11 +120,14 @@ export function createIndexSource(deps: IndexSourceDeps) {
 
   /** An icon as a data URL: the bundled copy's from the bundle, a live one fetched once. */
   async function icon(entry: RegistryEntry, listing: Listing): Promise<string | undefined> {
-    if (listing.source === 'bundled') {
-      const svg = (bundledIcons as Record<string, string>)[entry.icon ?? `icons/${entry.id}.svg`];
+    // The bundled copy's icons, also for live entries that name none (the registry has icons for
+    // agents whose entry does not point at them).
+    if (listing.source === 'bundled' || !entry.icon) {
+      const svg = (bundledIcons as Record<string, string>)[
+        listing.source === 'bundled' && entry.icon ? entry.icon : `icons/${entry.id}.svg`
+      ];
       return svg ? svgDataUrl(svg) : undefined;
     }
-    if (!entry.icon) return undefined;
     let iconUrl: URL;
     try {
       iconUrl = checkUrl(new URL(entry.icon, listing.url).href, deps.allowLoopbackHttp);

@@ -184,7 +184,8 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     const messages: ImportedMessage[] = [{ role: 'user', actorType: 'human', text, createdAt: at }];
     // With live transcripts the reply comes from the tool's own transcript, once, at the check
     // started here; the CLI's printed copy is kept only for a link the monitor does not read.
-    const live = deps.onUpstreamMessages !== undefined && links.watched().some((l) => l.sessionKey === sessionKey);
+    const live =
+      deps.onUpstreamMessages !== undefined && links.watched().some((l) => l.sessionKey === sessionKey);
     if (stdout.trim() && !live)
       messages.push({ role: 'assistant', actorType: 'agent', text: stdout.trim(), createdAt: at });
     deps.importTranscript(sessionKey, messages);

@@ -34,12 +34,15 @@ describe('diffs of ACP tool calls', () => {
       ['Edit src/app.ts — in_progress', undefined],
       ['Edit src/app.ts — completed', ['src/app.ts']],
       ['Write NOTES.md — completed', ['NOTES.md']],
+      ['Write docs/CHANGELOG.md — completed', ['docs/CHANGELOG.md']],
     ]);
     const edit = tools[1]!.diffs![0]!;
     expect(edit.oldText!.split('\n')[9]).toBe('line 10');
     expect(edit.newText.split('\n')[9]).toBe('line 10 changed');
     expect(tools[2]!.diffs).toEqual([{ path: 'NOTES.md', oldText: null, newText: 'new notes\n' }]);
-    expect(gw.transcripts.changedFiles(info.key)).toEqual(['NOTES.md', 'src/app.ts']);
+    // A diff without oldText is a new file.
+    expect(tools[3]!.diffs![0]!.oldText).toBeNull();
+    expect(gw.transcripts.changedFiles(info.key)).toEqual(['NOTES.md', 'docs/CHANGELOG.md', 'src/app.ts']);
     // A reset clears the transcript, and with it what the agent changed in this session.
     gw.sessions.reset(info.key);
     expect(gw.transcripts.changedFiles(info.key)).toEqual([]);

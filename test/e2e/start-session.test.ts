@@ -148,7 +148,7 @@ describe('running a real fleet from the app', () => {
   it("shows the agent's edits as diffs and counts the files it changed", async () => {
     await openSession(child);
     const diffs = page.locator('[data-testid="diff"]');
-    await expect.poll(() => diffs.count(), { timeout: 20_000 }).toBe(2);
+    await expect.poll(() => diffs.count(), { timeout: 20_000 }).toBe(3);
     const edit = page.locator('[data-testid="diff"][data-path="src/app.ts"]');
     expect(await edit.locator('[data-testid="diff-counts"]').textContent()).toBe('+2 −1');
     expect(await edit.locator('[data-testid="diff-del"]').textContent()).toBe('- line 10');
@@ -158,7 +158,15 @@ describe('running a real fleet from the app', () => {
     ]);
     const created = page.locator('[data-testid="diff"][data-path="NOTES.md"]');
     expect(await created.locator('[data-testid="diff-path"]').textContent()).toBe('NOTES.md (new file)');
-    expect(await page.locator('[data-testid="files-changed"]').textContent()).toBe('2 files changed');
+    // Beyond a screenful (40 lines) a diff is collapsed until asked.
+    const log = page.locator('[data-testid="diff"][data-path="docs/CHANGELOG.md"]');
+    expect(await log.locator('[data-testid="diff-add"]').count()).toBe(40);
+    await log.locator('[data-testid="diff-toggle"]', { hasText: 'Show all 60 lines' }).click();
+    expect(await log.locator('[data-testid="diff-add"]').count()).toBe(60);
+    expect(await edit.locator('[data-testid="diff-toggle"]').count()).toBe(0);
+    await expect
+      .poll(() => page.locator('[data-testid="files-changed"]').textContent())
+      .toBe('3 files changed');
     await edit.scrollIntoViewIfNeeded();
     await screenshot(page, 'diff');
   });

@@ -2,6 +2,7 @@
 // appended to the Sightline transcript, marked as the tool's, in order and exactly once — also
 // when a check fails halfway (one transaction per link) or has to take the rows in two bites
 // (the 1 MiB window). The transcripts are the real tools' own (test/fixtures/tools).
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -152,6 +153,76 @@ describe('live transcripts of adopted sessions', () => {
       .slice(adopted)
       .map((m) => m.text.slice(0, m.text.indexOf(' ', 6)));
     expect(texts).toEqual(Array.from({ length: 40 }, (_, i) => `reply ${i}`));
+  });
+
+  it('OpenCode: new messages by message id, also several in the same millisecond, once', async () => {
+    root = tempDir();
+    const roots = {
+      claude: path.join(root, 'c'),
+      codex: path.join(root, 'x'),
+      opencode: path.join(root, 'oc'),
+      pi: path.join(root, 'p'),
+    };
+    for (const r of Object.values(roots)) fs.mkdirSync(r, { recursive: true });
+    const w = new Database(path.join(roots.opencode, 'opencode.db'));
+    try {
+      w.pragma('journal_mode = WAL');
+      w.exec(`
+        CREATE TABLE session (id TEXT PRIMARY KEY, project_id TEXT NOT NULL, parent_id TEXT, slug TEXT, directory TEXT NOT NULL,
+          title TEXT NOT NULL, version TEXT, time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, time_archived INTEGER);
+        CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER NOT NULL,
+          time_updated INTEGER NOT NULL, data TEXT NOT NULL);
+        CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL,
+          time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL);`);
+      const sid = 'ses_3f9a2c1d7ffe4Xq1Lm4Np8Rs2T';
+      const t0 = Date.now() - 3_600_000;
+      w.prepare('INSERT INTO session VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+        sid,
+        'p',
+        null,
+        's',
+        '/src/app',
+        'Fix it',
+        '1.2.10',
+        t0,
+        t0,
+        null,
+      );
+      let n = 0;
+      const add = (role: string, at: number, parts: Record<string, unknown>[]) => {
+        const id = `msg_${String(at).padStart(14, '0')}${String(++n).padStart(4, '0')}`;
+        w.prepare('INSERT INTO message VALUES (?, ?, ?, ?, ?)').run(
+          id,
+          sid,
+          at,
+          at,
+          JSON.stringify({ role, time: { created: at } }),
+        );
+        parts.forEach((p, i) =>
+          w
+            .prepare('INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)')
+            .run(`prt_${n}_${i}`, id, sid, at, at, JSON.stringify(p)),
+        );
+      };
+      add('user', t0 + 1000, [{ type: 'text', text: 'the endpoint 500s' }]);
+      t = openTestGateway({ catalogRoots: roots });
+      const gw = t.gw;
+      const key = gw.catalog.adopt({ provider: 'opencode', threadId: sid }).key;
+      const adopted = shown(gw, key);
+      // Three messages in one millisecond: their ids order them.
+      add('assistant', t0 + 2000, [{ type: 'text', text: 'Looking.' }]);
+      add('assistant', t0 + 2000, [{ type: 'tool', tool: 'edit', state: { status: 'completed' } }]);
+      add('user', t0 + 2000, [{ type: 'text', text: 'also the tests' }]);
+      await gw.catalog.tick();
+      await gw.catalog.tick();
+      expect(shown(gw, key).slice(adopted.length)).toEqual([
+        { role: 'assistant', text: 'Looking.', upstream: 'opencode' },
+        { role: 'assistant', text: '', calls: ['edit'], upstream: 'opencode' },
+        { role: 'user', text: 'also the tests', upstream: 'opencode' },
+      ]);
+    } finally {
+      w.close();
+    }
   });
 
   it('Codex 0.171.0: the resumed turn shows once, its context and mirrors never', async () => {

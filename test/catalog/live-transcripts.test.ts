@@ -30,8 +30,8 @@ const lines = (file: string) =>
     .filter(Boolean)
     .map((l) => `${l}\n`);
 
-/** A gateway whose catalog root holds the first `upTo` rows of a real transcript. */
-function adoptPart(provider: 'claude' | 'codex', file: string, rel: string, upTo: number) {
+/** Empty catalog roots of every tool under a fresh temp folder. */
+function makeRoots() {
   root = tempDir();
   const roots = {
     claude: path.join(root, 'claude'),
@@ -40,6 +40,12 @@ function adoptPart(provider: 'claude' | 'codex', file: string, rel: string, upTo
     pi: path.join(root, 'pi'),
   };
   for (const r of Object.values(roots)) fs.mkdirSync(r, { recursive: true });
+  return roots;
+}
+
+/** A gateway whose catalog root holds the first `upTo` rows of a real transcript. */
+function adoptPart(provider: 'claude' | 'codex', file: string, rel: string, upTo: number) {
+  const roots = makeRoots();
   const target = path.join(roots[provider], rel);
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const rows = lines(file);
@@ -156,14 +162,7 @@ describe('live transcripts of adopted sessions', () => {
   });
 
   it('OpenCode: new messages by message id, also several in the same millisecond, once', async () => {
-    root = tempDir();
-    const roots = {
-      claude: path.join(root, 'c'),
-      codex: path.join(root, 'x'),
-      opencode: path.join(root, 'oc'),
-      pi: path.join(root, 'p'),
-    };
-    for (const r of Object.values(roots)) fs.mkdirSync(r, { recursive: true });
+    const roots = makeRoots();
     const w = new Database(path.join(roots.opencode, 'opencode.db'));
     try {
       w.pragma('journal_mode = WAL');

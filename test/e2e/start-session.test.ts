@@ -10,8 +10,10 @@ import { serveFixtureRegistry, startRegistryServer, type RegistryServer } from '
 import {
   ensureRenderer,
   openBrowser,
+  openSession as openTranscript,
   row,
   screenshot,
+  sel,
   startApp,
   tmpDir,
   type App,
@@ -43,17 +45,7 @@ afterAll(async () => {
   if (folder) fs.rmSync(folder, { recursive: true, force: true });
 });
 
-const sel = {
-  pane: (key: string) => `[data-testid="session-pane"][data-session-key="${key}"]`,
-  msg: (actor: string) => `[data-testid="transcript-message"][data-actor="${actor}"]`,
-};
-
-async function openSession(key: string) {
-  await row(page, key).click();
-  await page.locator(sel.pane(key)).waitFor();
-  await page.locator('[data-testid="tab-transcript"]').click();
-  await page.locator('[data-testid="transcript"][data-ready="true"]').waitFor();
-}
+const openSession = (key: string) => openTranscript(page, key);
 
 async function fillNewSession(opts: { message: string; label: string; parent?: string }): Promise<void> {
   await page.locator('[data-testid="new-session"]').click();

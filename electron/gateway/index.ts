@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { isMainKey, normalizeSessionKey } from '../../shared/session-keys';
 import { createCatalog, resolveCatalogRoots, type CatalogService } from './catalog';
+import { createBackupService, type BackupService } from './db/backups';
 import { openDatabase, type Db } from './db/open';
 import { createTransactions } from './db/transactions';
 import { consoleLogger, EventHub } from './events';
@@ -93,6 +94,8 @@ export interface Gateway {
   goals: Goals;
   /** The database handle, for the catalog, browser mode and tests in this process. */
   db: Db;
+  /** Rolling daily backups of the database (started with autoStart). */
+  backups: BackupService;
   close(): void;
 }
 
@@ -107,6 +110,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   // Storage: the database, one transaction helper, the push events that follow commits.
   const db = openDatabase(options.dataDir);
+  const backups = createBackupService({ db, dataDir: options.dataDir, now, scheduler, logger });
   const tx = createTransactions(db, (err) =>
     logger.warn('gateway: after-commit step failed', { error: String(err) }),
   );
@@ -268,6 +272,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     waker.enableTimers(true);
     heartbeats.start();
     catalog.start();
+    backups.start();
     stopSharedPoll = scheduler.every(SHARED_POLL_MS, () => {
       try {
         state.pollShared();
@@ -304,9 +309,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     catalogRoots,
     acp: { profiles: acpProfiles, permissions: acp.permissions, deliver: acp.deliver, registry: acpRegistry },
     db,
+    backups,
     close() {
       if (closed) return;
       closed = true;
+      backups.stop();
       waker.enableTimers(false);
       stopSharedPoll?.();
       heartbeats.stop();

@@ -18,6 +18,7 @@ import { NewSessionDialog } from './features/start/NewSessionDialog';
 import { useStart } from './stores/start';
 import { startDemo } from './features/palette/commands';
 import { Kbd } from './components/Badges';
+import { DatabaseNotice } from './components/DatabaseNotice';
 import { ThemeToggle } from './components/ThemeToggle';
 import { usePreferences } from './stores/preferences';
 
@@ -206,6 +207,7 @@ export function App() {
           Commands <Kbd>Ctrl K</Kbd>
         </button>
       </header>
+      <DatabaseNotice />
       {error && (
         <div className="error-bar" role="alert" data-testid="error">
           {error}

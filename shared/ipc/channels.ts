@@ -44,6 +44,8 @@ export const CHANNELS = {
   acpRegistryPlan: 'acp:registry:plan',
   acpRegistryInstall: 'acp:registry:install',
   acpInstallsList: 'acp:installs:list',
+  databaseStatus: 'database:status',
+  databaseRestore: 'database:restore',
 } as const;
 
 export type Channel = (typeof CHANNELS)[keyof typeof CHANNELS];

@@ -7,6 +7,7 @@ import type {
   AgentView,
   AppInfo,
   CatalogEntry,
+  DatabaseStatus,
   CatalogRootView,
   DemoFleet,
   FleetSnapshot,
@@ -70,6 +71,8 @@ export interface ResultMap {
   'acp:registry:plan': RegistryInstallPlan;
   'acp:registry:install': AcpProfileView;
   'acp:installs:list': AcpInstallInfo[];
+  'database:status': DatabaseStatus;
+  'database:restore': { restoring: true };
 }
 
 export type IpcContract = {

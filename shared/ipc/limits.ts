@@ -23,6 +23,7 @@ export const LIMITS = {
   cwd: 4_096,
   permissionId: 512,
   label: 200,
+  backupName: 64,
   searchQuery: 200,
   longRunSeconds: { min: 10, max: 86_400 },
   searchMessages: { default: 200, max: 500 },

@@ -240,6 +240,12 @@ export const SCHEMAS = {
   'acp:registry:plan': registryInstall,
   'acp:registry:install': registryInstall,
   'acp:installs:list': empty,
+  'database:status': empty,
+  'database:restore': z.strictObject({
+    name: boundedString('name', LIMITS.backupName).regex(/^sightline-[0-9TZ-]+\.db$/, {
+      error: 'name must be a backup name (sightline-<time>.db)',
+    }),
+  }),
 } as const satisfies Record<Channel, z.ZodType>;
 
 export type Schemas = typeof SCHEMAS;

@@ -1,7 +1,7 @@
 // Live transcripts of adopted sessions, through the gateway: what the monitor reads upstream is
 // appended to the Sightline transcript, marked as the tool's, in order and exactly once — also
 // when a check fails halfway (one transaction per link) or has to take the rows in two bites
-// (the 1 MiB window). The transcripts are the real tools' own (test/fixtures/tools).
+// (the 1 MiB window). The transcripts are the real tools' own (test/fixtures/live, test/fixtures/tools).
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,11 +9,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openTestGateway, tempDir, type TestGateway } from '../helpers/gateway';
 
 const CLAUDE_ID = '5f16324e-5f90-4780-bb10-1bd0e51f8b27';
-const CLAUDE_FILE = path.resolve(`test/fixtures/tools/claude/projects/-tmp-ccfx-project/${CLAUDE_ID}.jsonl`);
+const CLAUDE_FILE = path.resolve(`test/fixtures/live/claude/projects/-tmp-ccfx-project/${CLAUDE_ID}.jsonl`);
 const CODEX_FILE = path.resolve(
-  'test/fixtures/tools/codex/sessions/2026/12/03/rollout-2026-12-03T08-35-17-01a23b0b-2b7a-79f2-8c67-b3f77c8a955d.jsonl',
+  'test/fixtures/tools/codex/sessions/2026/12/03/rollout-2026-12-03T09-49-04-01a23b4e-b7b2-7cb1-b9af-646d3a16f82c.jsonl',
 );
-const CODEX_ID = '01a23b0b-2b7a-79f2-8c67-b3f77c8a955d';
+const CODEX_ID = '01a23b4e-b7b2-7cb1-b9af-646d3a16f82c';
 
 let t: TestGateway | undefined;
 let root: string;

@@ -1,4 +1,4 @@
-// A live adopted transcript in the browser: a real Claude Code transcript (test/fixtures/tools) is
+// A live adopted transcript in the browser: a real Claude Code transcript (test/fixtures/live) is
 // adopted from the catalog as it was after its first run; the rows of the resumed run are then
 // appended upstream, the monitor checks, and the transcript view shows the new messages exactly
 // once, marked as Claude Code's.
@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { ensureRenderer, openBrowser, screenshot, startApp, type App, type Browser } from './helpers';
 
 const ID = '5f16324e-5f90-4780-bb10-1bd0e51f8b27';
-const FIXTURE = path.resolve(`test/fixtures/tools/claude/projects/-tmp-ccfx-project/${ID}.jsonl`);
+const FIXTURE = path.resolve(`test/fixtures/live/claude/projects/-tmp-ccfx-project/${ID}.jsonl`);
 let app: App;
 let browser: Browser & { errors: string[] };
 let page: Page;

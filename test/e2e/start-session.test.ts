@@ -32,7 +32,9 @@ beforeAll(async () => {
   await ensureRenderer();
   registry = await startRegistryServer();
   serveFixtureRegistry(registry);
-  app = await startApp({ acpRegistryUrl: registry.indexUrl, acpRegistryAllowLoopbackHttp: true });
+  app = await startApp({
+    gateway: { acpRegistryUrl: registry.indexUrl, acpRegistryAllowLoopbackHttp: true },
+  });
   folder = fs.realpathSync(tmpDir('sightline-e2e-project-'));
   browser = await openBrowser(app.server.url);
   page = browser.page;

@@ -8,6 +8,7 @@ import type { AppInfo, SessionView } from '../../../shared/ipc/types';
 import { normalizeSessionKey } from '../../../shared/session-keys';
 import { GatewayError, toIpcError } from '../errors';
 import { checkFolder } from '../runtime/start';
+import type { GatewayHost } from '../host';
 import type { SessionInfo } from '../types';
 import type { Actor, GatewayApi } from './gateway-api';
 import { createMemoryDismissalStore, type DismissalStore } from './dismissals';
@@ -30,6 +31,8 @@ export interface ApiOptions {
   now?: () => number;
   /** The host's native folder picker (Electron); browser mode has none (the person types a path). */
   pickFolder?: () => Promise<string | undefined>;
+  /** The app's gateway host (electron/gateway/host.ts): notices and restores. Absent for scripts. */
+  database?: Pick<GatewayHost, 'notice' | 'restore'>;
 }
 
 export interface ApiHandlers {
@@ -195,6 +198,21 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
         throw new GatewayError('unavailable', 'No folder picker in browser mode: type the folder path');
       const picked = await opts.pickFolder();
       return picked === undefined ? {} : { path: picked };
+    },
+    'database:status': async () => {
+      const notice = opts.database?.notice();
+      return {
+        path: gw.backups.databasePath,
+        backups: gw.backups.list().map(({ name, takenAt, bytes }) => ({ name, takenAt, bytes })),
+        canRestore: opts.database !== undefined,
+        ...(notice ? { notice } : {}),
+      };
+    },
+    'database:restore': async ({ name }) => {
+      if (!opts.database)
+        throw new GatewayError('unavailable', 'Restoring a backup needs the app (Electron or npm run web)');
+      await opts.database.restore(name);
+      return { restoring: true };
     },
   };
 

@@ -1,4 +1,5 @@
 import { useCatalog } from './catalog';
+import { useDatabase } from './database';
 import { useFleet } from './fleet';
 import { useInbox } from './inbox';
 import { usePermissions } from './permissions';
@@ -15,6 +16,7 @@ import { useWatchers } from './watchers';
 
 export {
   useCatalog,
+  useDatabase,
   useFleet,
   useInbox,
   usePermissions,
@@ -34,6 +36,7 @@ export {
 export function resetStores(): void {
   for (const s of [
     useCatalog,
+    useDatabase,
     useFleet,
     useInbox,
     usePermissions,

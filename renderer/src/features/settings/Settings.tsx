@@ -6,6 +6,7 @@ import { errorMessage } from '../../lib/api';
 import { AcpProfiles } from './AcpProfiles';
 import { AcpRegistry } from './AcpRegistry';
 import { Retention } from './Retention';
+import { Backups } from './Backups';
 import { Appearance } from './Appearance';
 
 function AgentForm({ agent }: { agent: AgentView }) {
@@ -151,6 +152,7 @@ export function Settings() {
       <AcpRegistry />
       <Appearance />
       <Retention />
+      <Backups />
     </section>
   );
 }

@@ -9,6 +9,7 @@ import { createTransactions } from './db/transactions';
 import { consoleLogger, EventHub } from './events';
 import { createAcpProfileStore } from './runtime/acp/profile-store';
 import { createAcpRegistry, type AcpRegistry } from './runtime/acp/registry/install';
+import { createAcpProfiles, type AcpProfiles } from './runtime/acp/profiles';
 import { createAcpSessions } from './runtime/acp/sessions';
 import { agentTools } from './runtime/agent-tools';
 import { createAgentsService, createAgentStore } from './runtime/agents';
@@ -20,6 +21,7 @@ import { createHeartbeats } from './runtime/heartbeats';
 import { createHuman, type Human } from './runtime/human';
 import { createMessages } from './runtime/messages';
 import { createModelCache } from './runtime/models';
+import { createPermissions, type Permissions } from './runtime/permissions';
 import { createRunStore } from './runtime/runs';
 import { createSpawner } from './runtime/spawn';
 import { createStarter } from './runtime/start';
@@ -36,23 +38,26 @@ import { HeartbeatWaker } from './state/waker';
 import { createTools } from './tools';
 import { ToolRegistry } from './tools/registry';
 import { sessionStatusTool, sessionsListTool } from './tools/session-tools';
+import { createConsent, type Consent } from './trust/consent';
+import { createSecrets } from './trust/secrets';
 import type {
   CatalogRoots,
   GatewayOptions,
   GatewaySessions,
   RunInfo,
+  SecretStorageInfo,
   Tools,
   TranscriptMessage,
 } from './types';
 
 export type * from './types';
 export { GatewayError } from './errors';
+export type { AskPerson, CommandLine, ConsentQuestion } from './trust/consent';
+export type { SafeStorageLike } from './trust/secrets';
 export { realScheduler } from './scheduler';
 
 /** How often a gateway looks for notices committed by other gateways on the same database. */
 export const SHARED_POLL_MS = 1000;
-
-type AcpApi = ReturnType<typeof createAcpSessions>;
 
 export interface Gateway {
   sessions: GatewaySessions;
@@ -85,12 +90,17 @@ export interface Gateway {
   /** Where the catalog looks (after options and environment). */
   catalogRoots: Required<CatalogRoots>;
   acp: {
-    profiles: ReturnType<typeof createAcpProfileStore>;
-    permissions: AcpApi['permissions'];
-    deliver: AcpApi['deliver'];
+    profiles: AcpProfiles;
+    /** Questions for the person: ACP permission requests and agents' sends into adopted sessions. */
+    permissions: Permissions;
+    deliver: ReturnType<typeof createAcpSessions>['deliver'];
     /** The ACP registry: its agents, and installing one as a profile. */
     registry: AcpRegistry;
   };
+  /** The person's consent to command lines; hosts plug their way of asking (`consent.plug`). */
+  consent: Consent;
+  /** Where secrets live at rest (sealed with the keyring, or a plain statement why not). */
+  secrets: { info: SecretStorageInfo };
   goals: Goals;
   /** The database handle, for the catalog, browser mode and tests in this process. */
   db: Db;
@@ -120,7 +130,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   const transcripts = createTranscriptStore(db, now);
   const agentStore = createAgentStore(db, now);
   const runs = createRunStore(db);
-  const profileStore = createAcpProfileStore(db, now);
+  const secrets = createSecrets(options.secrets);
+  const consent = createConsent({ db, now, emit });
+  const permissions = createPermissions({ now, emit });
+  const profileStore = createAcpProfiles({
+    store: createAcpProfileStore(db, now, secrets, logger),
+    consent,
+  });
   const acpRegistry = createAcpRegistry({
     db,
     dataDir: options.dataDir,
@@ -132,7 +148,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(options.acpMaxDownloadBytes ? { maxDownloadBytes: options.acpMaxDownloadBytes } : {}),
   });
   // Removing a profile installed from the registry removes its record and downloaded folder too.
-  const acpProfiles = {
+  const acpProfiles: AcpProfiles = {
     ...profileStore,
     remove: (id: string) => {
       const removed = profileStore.remove(id);
@@ -187,6 +203,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     transcripts,
     runs,
     profiles: acpProfiles,
+    permissions,
+    consent,
     workRoot: path.join(options.dataDir, 'acp-work'),
     onRunEnd: (childKey, run, spawn, text) => engine.announceToParent(childKey, run, spawn, text),
   });
@@ -246,6 +264,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     transcripts,
     engine,
     acp,
+    permissions,
     continueUpstream: (key, text) => catalog.continue(key, text),
   });
   const human = createHuman({ store, state, messages });
@@ -264,6 +283,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   // Start-up: the default agent, runs a crash cut short, pending notices from durable cursors
   // (then prune; also without timers), wakes; timers only with autoStart.
   agents.ensureDefault();
+  acpProfiles.resealAll();
   runs.failInterrupted(now());
   state.sweep();
   const stopWakes = runWakes({ waker, store, engine, scheduler, immediate: autoStart });
@@ -307,7 +327,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     goals,
     catalog,
     catalogRoots,
-    acp: { profiles: acpProfiles, permissions: acp.permissions, deliver: acp.deliver, registry: acpRegistry },
+    acp: { profiles: acpProfiles, permissions, deliver: acp.deliver, registry: acpRegistry },
+    consent,
+    secrets: { info: secrets.info },
     db,
     backups,
     close() {
@@ -319,6 +341,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       heartbeats.stop();
       stopWakes();
       engine.stop();
+      consent.close();
+      permissions.closeAll();
       void acp.closeAll();
       catalog.stop();
       db.close();

@@ -14,6 +14,7 @@ export type { ActorType, ChangesSince, CursorPositions, EventKind, NoticeEntry, 
 
 import type { Scheduler } from './scheduler';
 export type { Scheduler };
+import type { SecretsOptions } from './trust/secrets';
 
 // The views the renderer also sees are defined once, in shared/ipc/types.ts.
 import type {
@@ -26,6 +27,8 @@ import type {
 export type { CatalogEntry, CatalogProvider, GatewayEvent, ProviderId };
 export type {
   AcpProfile,
+  ConsentKind,
+  ConsentRequestView,
   CursorRow,
   FileDiff,
   Goal,
@@ -35,6 +38,7 @@ export type {
   RunInfo,
   RunStatus,
   SessionImpact,
+  SecretStorageInfo,
   ToolCallRecord,
   TranscriptMessage,
 } from '../../shared/ipc/types';
@@ -68,6 +72,11 @@ export interface GatewayOptions {
   acpRegistryAllowLoopbackHttp?: boolean;
   /** Addition: the largest agent archive the registry install downloads (default 512 MiB). */
   acpMaxDownloadBytes?: number;
+  /**
+   * Addition: how secrets are sealed at rest. Electron passes its safeStorage; without it (browser
+   * mode, scripts) they are stored as they are and `gateway.secrets.info` says so.
+   */
+  secrets?: SecretsOptions;
 }
 
 export interface Logger {

@@ -44,6 +44,8 @@ export const CHANNELS = {
   acpRegistryPlan: 'acp:registry:plan',
   acpRegistryInstall: 'acp:registry:install',
   acpInstallsList: 'acp:installs:list',
+  consentList: 'consent:list',
+  consentRespond: 'consent:respond',
   databaseStatus: 'database:status',
   databaseRestore: 'database:restore',
 } as const;

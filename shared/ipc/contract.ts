@@ -7,6 +7,7 @@ import type {
   AgentView,
   AppInfo,
   CatalogEntry,
+  ConsentRequestView,
   DatabaseStatus,
   CatalogRootView,
   DemoFleet,
@@ -71,6 +72,8 @@ export interface ResultMap {
   'acp:registry:plan': RegistryInstallPlan;
   'acp:registry:install': AcpProfileView;
   'acp:installs:list': AcpInstallInfo[];
+  'consent:list': ConsentRequestView[];
+  'consent:respond': { resolved: true };
   'database:status': DatabaseStatus;
   'database:restore': { restoring: true };
 }

@@ -6,6 +6,7 @@ import type {
   AgentConfig,
   CatalogEntry,
   CatalogProvider,
+  ConsentRequestView,
   CatalogRoots,
   CursorRow,
   EventKind,
@@ -17,6 +18,7 @@ import type {
   RunInfo,
   RunStatus,
   SessionImpact,
+  SecretStorageInfo,
   SessionInfo,
   StartInput,
   TranscriptMessage,
@@ -29,6 +31,7 @@ import type {
   RegistryInstallPlan,
   RegistryListingView,
 } from '../../../shared/ipc/types';
+import type { AskPerson, ConsentQuestion } from '../trust/consent';
 import type { RunOverview } from '../runtime/control';
 import type { MessageHit } from '../sessions/transcripts';
 
@@ -104,7 +107,9 @@ export interface GatewayApi {
   acp: {
     profiles: {
       list(): AcpProfile[];
-      save(p: AcpProfile): AcpProfile;
+      get(id: string): AcpProfile | undefined;
+      /** Stored once the person allowed its command line; rejects `declined by the person`. */
+      propose(p: AcpProfile): Promise<AcpProfile>;
       remove(id: string): boolean;
     };
     registry: {
@@ -125,6 +130,18 @@ export interface GatewayApi {
       respond(requestId: string, optionId: string | undefined): boolean;
     };
   };
+  consent: {
+    /** The host's way of asking the person (Electron: a native dialog; browser mode: the page). */
+    plug(ask: AskPerson | undefined): void;
+    /** Browser mode's port: questions wait in the page. */
+    pagePrompt: AskPerson;
+    /** Asks the person to allow a command line (once); throws when they decline. */
+    confirm(input: Omit<ConsentQuestion, 'id' | 'createdAt'>): Promise<void>;
+    /** Questions waiting in the page (browser mode only; Electron asks natively). */
+    pending(): ConsentRequestView[];
+    respond(requestId: string, allowed: boolean): void;
+  };
+  secrets: { info: SecretStorageInfo };
   backups: {
     readonly databasePath: string;
     list(): { name: string; takenAt: number; bytes: number }[];

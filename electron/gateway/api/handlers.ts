@@ -140,10 +140,24 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       });
       return agentView(saved);
     },
-    'app:info': async () => opts.app,
+    'app:info': async () => ({ ...opts.app, secrets: gw.secrets.info }),
     'acp:profiles:list': async () => gw.acp.profiles.list().map(profileView),
-    'acp:profiles:save': async ({ id, name, command, args, env, cwd }) =>
-      profileView(gw.acp.profiles.save({ id, name, command, args, env, ...(cwd ? { cwd } : {}) })),
+    'acp:profiles:save': async ({ id, name, command, args, env, keepEnv, cwd, allowAgents, askTerminal }) => {
+      // The page only saw masked values: the ones it kept are taken from what is stored.
+      const stored = gw.acp.profiles.get(id)?.env ?? {};
+      const kept = Object.fromEntries((keepEnv ?? []).filter((k) => k in stored).map((k) => [k, stored[k]!]));
+      const saved = await gw.acp.profiles.propose({
+        id,
+        name,
+        command,
+        args,
+        env: { ...kept, ...env },
+        ...(cwd ? { cwd } : {}),
+        ...(allowAgents !== undefined ? { allowAgents } : {}),
+        ...(askTerminal !== undefined ? { askTerminal } : {}),
+      });
+      return profileView(saved);
+    },
     'acp:profiles:remove': async ({ id }) => ({ removed: gw.acp.profiles.remove(id) }),
     'acp:permissions:list': async () => gw.acp.permissions.pending(),
     'acp:permissions:respond': async ({ requestId, optionId }) => {
@@ -189,15 +203,34 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
     },
     'acp:registry:list': async ({ refresh }) => gw.acp.registry.listing(refresh ? { refresh } : {}),
     'acp:registry:plan': async ({ agentId, distribution }) => gw.acp.registry.plan(agentId, distribution),
-    // The person saw the plan (command line, download and folder) in the page and chose Install.
+    // The page showed the plan (command line, download and folder); before anything is downloaded
+    // or run the person allows the exact command line through the consent port (Electron: a
+    // native dialog the page cannot answer; browser mode: the page).
     'acp:registry:install': async ({ agentId, distribution }) =>
-      profileView(await gw.acp.registry.install(agentId, distribution ? { distribution } : {})),
+      profileView(
+        await gw.acp.registry.install(agentId, {
+          ...(distribution ? { distribution } : {}),
+          confirm: (plan) =>
+            gw.consent.confirm({
+              kind: 'acp-profile',
+              title: plan.download
+                ? `Download ${plan.name} ${plan.version} from ${new URL(plan.download.url).host} into ${plan.download.folder} and run it`
+                : `Run the ACP agent "${plan.name}" through ${plan.distribution}`,
+              command: { program: plan.command, args: plan.args, env: plan.env },
+            }),
+        }),
+      ),
     'acp:installs:list': async () => gw.acp.registry.installs.list(),
     'folders:pick': async () => {
       if (!opts.pickFolder)
         throw new GatewayError('unavailable', 'No folder picker in browser mode: type the folder path');
       const picked = await opts.pickFolder();
       return picked === undefined ? {} : { path: picked };
+    },
+    'consent:list': async () => gw.consent.pending(),
+    'consent:respond': async ({ requestId, allow }) => {
+      gw.consent.respond(requestId, allow);
+      return { resolved: true };
     },
     'database:status': async () => {
       const notice = opts.database?.notice();

@@ -11,7 +11,8 @@ import { childKeyFor } from '../../../shared/session-keys';
 import type { Transactions } from '../db/transactions';
 import type { TranscriptStore } from '../sessions/transcripts';
 import type { StateCore } from '../state/session-state';
-import type { AcpProfile, GatewayEvent, SessionInfo, Sessions } from '../types';
+import type { GatewayEvent, SessionInfo, Sessions } from '../types';
+import type { StoredAcpProfile } from './acp/profile-store';
 import type { AcpSessions } from './acp/sessions';
 import type { SpawnInfo } from './child-outcome';
 import { recordHumanTurn } from './human';
@@ -62,7 +63,7 @@ interface Planned {
   req: SpawnRequest;
   key: string;
   runId: string;
-  profile?: AcpProfile;
+  profile?: StoredAcpProfile;
   cwd?: string;
 }
 
@@ -70,7 +71,7 @@ export function createSpawner(deps: SpawnDeps) {
   const { tx, emit } = deps;
 
   const plan = (req: SpawnRequest): Planned => {
-    const profile = req.runtime === 'acp' ? deps.acp.profileFor(req.profile) : undefined;
+    const profile = req.runtime === 'acp' ? deps.acp.profileFor(req.profile, req.from.type) : undefined;
     const key = childKeyFor(req.agentId, req.runtime, randomUUID().slice(0, 8));
     const cwd = req.cwd ?? (profile ? deps.acp.folderFor(key, profile) : undefined);
     return { req, key, runId: randomUUID(), ...(profile ? { profile } : {}), ...(cwd ? { cwd } : {}) };
@@ -128,8 +129,9 @@ export function createSpawner(deps: SpawnDeps) {
 
   return {
     /**
-     * An agent's spawn. Throws (writing nothing) when the child cannot be made, e.g. an unknown
-     * ACP profile; an ACP agent that then fails to start ends the child's first run as failed.
+     * An agent's spawn. Throws (writing nothing) when the child cannot be made: an unknown ACP
+     * profile, or one an agent may not start (`profile "<id>" is not allowed for agents`); an ACP
+     * agent that then fails to start ends the child's first run as failed.
      */
     spawn(req: SpawnRequest): Spawned {
       const p = plan(req);

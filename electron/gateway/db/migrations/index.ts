@@ -7,9 +7,10 @@ import { migration004 } from './004-ui';
 import { migration005 } from './005-catalog-provider-ids';
 import { migration006 } from './006-search-preferences';
 import { migration007 } from './007-pending-index';
-import { migration008 } from './008-session-folder';
-import { migration009 } from './009-acp-installs';
-import { migration010 } from './010-transcript-sources';
+import { migration008 } from './008-trust';
+import { migration009 } from './009-session-folder';
+import { migration010 } from './010-acp-installs';
+import { migration011 } from './011-transcript-sources';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration008,
   migration009,
   migration010,
+  migration011,
 ];

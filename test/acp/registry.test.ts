@@ -186,6 +186,9 @@ describe('installing a binary distribution', () => {
       command: plan.command,
       args: ['--acp'],
       env: { FIXTURE_MODE: 'registry' },
+      // Only the person starts it, and its terminal commands are not asked one by one (issue 14).
+      allowAgents: false,
+      askTerminal: false,
     });
     expect(gw.acp.registry.installs.get('fixture-agent')).toEqual({
       profileId: 'fixture-agent',

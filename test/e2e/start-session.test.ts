@@ -83,6 +83,18 @@ describe('running a real fleet from the app', () => {
     );
     expect(registry.hits.filter((h) => h.startsWith('/download/'))).toEqual([]);
     await fixture.locator('[data-testid="registry-install"]').click();
+    // Before anything is downloaded or run, the person allows the exact command line (issue 14).
+    const consent = page.locator('[data-testid="consent-prompt"]');
+    await consent.waitFor();
+    expect(await consent.locator('[data-testid="consent-title"]').textContent()).toBe(
+      `Download Fixture Agent 1.0.0 from ${new URL(registry.url).host} into ${app.dataDir}/acp-agents/fixture-agent/1.0.0 and run it?`,
+    );
+    expect(await consent.locator('[data-testid="consent-program"]').textContent()).toBe(
+      `${app.dataDir}/acp-agents/fixture-agent/1.0.0/fixture-agent-1.0.0/fixture-agent`,
+    );
+    expect(registry.hits.filter((h) => h.startsWith('/download/'))).toEqual([]);
+    await consent.locator('[data-testid="consent-allow"]').click();
+    await consent.waitFor({ state: 'detached' });
     await fixture.locator('[data-testid="registry-note"]', { hasText: 'Added the ACP profile' }).waitFor({
       timeout: 20_000,
     });

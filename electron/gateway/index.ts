@@ -128,9 +128,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   const emit = events.emit;
   const store = createSessionStore(db, now);
   const transcripts = createTranscriptStore(db, now);
-  const agentStore = createAgentStore(db, now);
-  const runs = createRunStore(db);
   const secrets = createSecrets(options.secrets);
+  const agentStore = createAgentStore(db, now, secrets, logger);
+  const runs = createRunStore(db);
   const consent = createConsent({ db, now, emit });
   const permissions = createPermissions({ now, emit });
   const profileStore = createAcpProfiles({
@@ -167,6 +167,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     queues,
     waker,
     sessionExists: (key) => store.get(key) !== undefined,
+    hasParent: (key, agentId) => store.hasParent(key, agentId),
     emit,
     afterCommit: tx.afterCommit,
   });
@@ -219,7 +220,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     state,
     queues,
     waker,
-    owners: [goals, runs],
     countRuns: (key) => runs.count(key),
     onReset: (key) => {
       engine.forget(key);
@@ -239,6 +239,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger,
     roots: catalogRoots,
     scheduler,
+    transaction: (fn) => tx.run(fn),
+    confirm: consent.confirm,
     importTranscript(sessionKey, messages) {
       for (const m of messages)
         emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });
@@ -283,6 +285,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   // Start-up: the default agent, runs a crash cut short, pending notices from durable cursors
   // (then prune; also without timers), wakes; timers only with autoStart.
   agents.ensureDefault();
+  agentStore.resealAll();
   acpProfiles.resealAll();
   runs.failInterrupted(now());
   state.sweep();

@@ -31,6 +31,7 @@ import type {
   RegistryInstallPlan,
   RegistryListingView,
 } from '../../../shared/ipc/types';
+import type { AgentChanges } from '../runtime/agents';
 import type { AskPerson, ConsentQuestion } from '../trust/consent';
 import type { RunOverview } from '../runtime/control';
 import type { MessageHit } from '../sessions/transcripts';
@@ -81,6 +82,8 @@ export interface GatewayApi {
   agents: {
     list(): AgentConfig[];
     save(cfg: Partial<AgentConfig> & { id: string }): AgentConfig;
+    /** The person's changes from Settings (a key never follows a base URL to another host). */
+    update(changes: AgentChanges): AgentConfig;
   };
   transcripts: {
     page(

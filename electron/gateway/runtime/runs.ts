@@ -62,7 +62,6 @@ export function createRunStore(db: Db) {
       `UPDATE runs SET status = 'failed', outcome = 'error', error = 'interrupted by a restart', ended_at = ?
        WHERE status IN ('queued', 'running')`,
     ),
-    removeSession: db.prepare(`DELETE FROM runs WHERE session_key = ?`),
     count: db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM runs WHERE session_key = ?`),
   };
   return {
@@ -102,7 +101,5 @@ export function createRunStore(db: Db) {
       return out;
     },
     failInterrupted: (at: number) => s.interrupted.run(at).changes,
-    /** Part of deleting a session (inside its transaction). */
-    deleteSession: (sessionKey: string) => void s.removeSession.run(sessionKey),
   };
 }

@@ -8,9 +8,10 @@ import { migration005 } from './005-catalog-provider-ids';
 import { migration006 } from './006-search-preferences';
 import { migration007 } from './007-pending-index';
 import { migration008 } from './008-trust';
-import { migration009 } from './009-session-folder';
-import { migration010 } from './010-acp-installs';
-import { migration011 } from './011-transcript-sources';
+import { migration009 } from './009-foreign-keys';
+import { migration010 } from './010-session-folder';
+import { migration011 } from './011-acp-installs';
+import { migration012 } from './012-transcript-sources';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration009,
   migration010,
   migration011,
+  migration012,
 ];

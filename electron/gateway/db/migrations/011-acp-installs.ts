@@ -3,8 +3,8 @@ import type { Migration } from '../migrate';
 // ACP agents installed from the registry: which profile came from which registry entry, how it
 // was distributed, where it came from, and for a downloaded binary the SHA-256 of the archive
 // and the folder it was unpacked into (the registry carries no checksum; this is what was got).
-export const migration010: Migration = {
-  version: 10,
+export const migration011: Migration = {
+  version: 11,
   name: 'acp-installs',
   up: `
 CREATE TABLE acp_installs (

@@ -257,7 +257,6 @@ export function createGateway(options: GatewayOptions): Gateway {
         });
       }
     },
-    transaction: (fn) => tx.run(fn),
   });
   const spawner = createSpawner({ tx, now, emit, sessions, state, transcripts, runs, engine, acp });
   const messages = createMessages({

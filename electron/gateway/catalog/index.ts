@@ -56,14 +56,13 @@ export interface CatalogDeps {
   /** Addition: timers of the monitor cadence (default the real ones). */
   scheduler?: Scheduler;
   /**
-   * Addition: how an adoption's writes run as one transaction (the gateway passes its own, which
-   * sends push events after the commit; default: a plain transaction on `db`).
+   * Addition: how an adoption's writes, and each link's part of a check, run as one transaction
+   * (the gateway passes its own, which sends push events after the commit; default: a plain
+   * transaction on `db`).
    */
   transaction?<T>(fn: () => T): T;
   /** Addition (live transcripts): the visible messages of rows a check consumed, per link. */
   onUpstreamMessages?(link: Link, messages: VisibleMessage[]): void;
-  /** Addition: one transaction per link of a check (the gateway's tx.run). */
-  transaction?<T>(fn: () => T): T;
   /** Addition: the person's consent to a continue command (default: none asked, trusted). */
   confirm?: Consent['confirm'];
 }

@@ -8,6 +8,6 @@ export const migration010: Migration = {
   name: 'session-folder',
   up: `
 ALTER TABLE sessions ADD COLUMN cwd TEXT;
-ALTER TABLE sessions ADD COLUMN archived INTEGER NOT NULL DEFAULT 0 CHECK (archived IN (0, 1));
+ALTER TABLE sessions ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
 `,
 };

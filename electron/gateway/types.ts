@@ -73,6 +73,12 @@ export interface GatewayOptions {
   /** Addition: the largest agent archive the registry install downloads (default 512 MiB). */
   acpMaxDownloadBytes?: number;
   /**
+   * Addition: where the stdio MCP shim is, for hosts that bundle the gateway (the Electron app
+   * passes its unpacked copy) and, optionally, the Node that runs it. Default: the shim beside
+   * the gateway's sources, run by this Node.
+   */
+  mcpShim?: { script: string; node?: string };
+  /**
    * Addition: how secrets are sealed at rest. Electron passes its safeStorage; without it (browser
    * mode, scripts) they are stored as they are and `gateway.secrets.info` says so.
    */

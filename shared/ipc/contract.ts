@@ -15,6 +15,8 @@ import type {
   FolderCheck,
   Goal,
   InboxItem,
+  McpIssuedView,
+  McpView,
   PermissionRequestView,
   PushBatch,
   RegistryInstallPlan,
@@ -72,6 +74,9 @@ export interface ResultMap {
   'acp:registry:plan': RegistryInstallPlan;
   'acp:registry:install': AcpProfileView;
   'acp:installs:list': AcpInstallInfo[];
+  'mcp:list': McpView;
+  'mcp:issue': McpIssuedView;
+  'mcp:revoke': { revoked: boolean };
   'consent:list': ConsentRequestView[];
   'consent:respond': { resolved: true };
   'database:status': DatabaseStatus;

@@ -134,6 +134,7 @@ describe('sessions.start', () => {
     expect(rows).toEqual({ n: 0 });
     expect(gw.db.prepare(`SELECT count(*) AS n FROM runs`).get()).toEqual({ n: 0 });
     expect(gw.db.prepare(`SELECT count(*) AS n FROM session_messages`).get()).toEqual({ n: 0 });
+    expect(gw.db.prepare(`SELECT count(*) AS n FROM mcp_credentials`).get()).toEqual({ n: 0 });
   });
 
   it('a first turn that fails later is a failed run naming the cause', async () => {

@@ -13,7 +13,7 @@ import type { TranscriptStore } from '../sessions/transcripts';
 import type { StateCore } from '../state/session-state';
 import type { GatewayEvent, SessionInfo, Sessions } from '../types';
 import type { StoredAcpProfile } from './acp/profile-store';
-import type { AcpSessions } from './acp/sessions';
+import type { AcpMcpHooks, AcpSessions } from './acp/sessions';
 import type { SpawnInfo } from './child-outcome';
 import { recordHumanTurn } from './human';
 import type { RunStore } from './runs';
@@ -55,6 +55,8 @@ export interface SpawnDeps {
   runs: RunStore;
   engine: TurnEngine;
   acp: AcpSessions;
+  /** Sightline's MCP server for the agent of an ACP child. */
+  mcp: AcpMcpHooks;
 }
 
 export type Spawner = ReturnType<typeof createSpawner>;
@@ -78,7 +80,8 @@ export function createSpawner(deps: SpawnDeps) {
   };
 
   /** Everything the child is, in one transaction. */
-  const commit = (p: Planned): SessionInfo => {
+  /** Writes the child (`also`: more writes that need its row, in the same transaction). */
+  const commit = (p: Planned, also?: () => void): SessionInfo => {
     const { req, key } = p;
     const label =
       req.label ?? (p.profile ? `${p.profile.name}: ${req.message.slice(0, 60)}` : req.message.slice(0, 80));
@@ -109,6 +112,7 @@ export function createSpawner(deps: SpawnDeps) {
       if (req.from.type === 'human') recordHumanTurn(deps.state, session, 'desktop');
       emit({ type: 'transcript:appended', message: first });
       emit({ type: 'run:changed', run: deps.runs.start(p.runId, key, 'queued', deps.now()) });
+      also?.();
       return session;
     });
   };
@@ -136,7 +140,7 @@ export function createSpawner(deps: SpawnDeps) {
     spawn(req: SpawnRequest): Spawned {
       const p = plan(req);
       commit(p);
-      if (p.profile) deps.acp.start(p.key, p.profile, req.message, spawnInfo(p), p.cwd!);
+      if (p.profile) deps.acp.start(p.key, p.profile, req.message, spawnInfo(p), p.cwd!, deps.mcp);
       else void deps.engine.enqueue(p.key, { kind: 'task', spawn: spawnInfo(p) });
       return spawned(p);
     },
@@ -148,10 +152,10 @@ export function createSpawner(deps: SpawnDeps) {
      */
     async start(req: SpawnRequest): Promise<{ session: SessionInfo; spawned: Spawned }> {
       const p = plan(req);
-      const launched = p.profile ? await deps.acp.launch(p.key, p.profile, p.cwd!) : undefined;
+      const launched = p.profile ? await deps.acp.launch(p.key, p.profile, p.cwd!, deps.mcp) : undefined;
       let session: SessionInfo;
       try {
-        session = commit(p);
+        session = commit(p, launched?.attach);
       } catch (err) {
         launched?.abandon();
         throw err;

@@ -9,9 +9,10 @@ import { migration006 } from './006-search-preferences';
 import { migration007 } from './007-pending-index';
 import { migration008 } from './008-trust';
 import { migration009 } from './009-foreign-keys';
-import { migration010 } from './010-session-folder';
-import { migration011 } from './011-acp-installs';
-import { migration012 } from './012-transcript-sources';
+import { migration010 } from './010-mcp';
+import { migration011 } from './011-session-folder';
+import { migration012 } from './012-acp-installs';
+import { migration013 } from './013-transcript-sources';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration010,
   migration011,
   migration012,
+  migration013,
 ];

@@ -2,17 +2,21 @@
 // one agent process (started on first use), its prompts run one at a time, its updates stream
 // into the transcript, and permission questions wait for the person alone. The session itself
 // (row, `child_spawned`, first message, run) is made by the spawn service; this module keeps
-// what lives in memory.
+// what lives in memory. Each prompt is a turn: it drains the session's notice queue (the same
+// drain as a native turn, so the same acknowledge and reopen rules) once the agent is up, and the
+// drained lines go ahead of the prompt as a system note. The agent gets Sightline's MCP server
+// with a credential of its own session, so it can use the session tools as itself.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { TerminalExitStatus } from '@agentclientprotocol/sdk';
+import type { McpServer, TerminalExitStatus } from '@agentclientprotocol/sdk';
 import { parseSessionKey } from '../../../../shared/session-keys';
 import { GatewayError, invalidArgument, notFound } from '../../errors';
 import type { TranscriptStore, NewMessage } from '../../sessions/transcripts';
 import { describeCommand, type CommandLine, type Consent } from '../../trust/consent';
-import type { GatewayEvent, Logger, RunInfo } from '../../types';
+import type { GatewayEvent, Logger, NoticeQueue, RunInfo, ToolCallRecord } from '../../types';
 import type { SpawnInfo } from '../child-outcome';
+import { systemNote } from '../system-note';
 import type { Permissions } from '../permissions';
 import type { RunStore } from '../runs';
 import { AcpChild } from './child';
@@ -34,8 +38,20 @@ function terminalText(root: string, c: CommandLine, end?: TerminalExitStatus | '
   return `${head} → ${end.exitCode === null ? 'could not run' : `exit code ${end.exitCode}`}`;
 }
 
+/** Sightline's MCP server for a child's agent: issued when the agent starts, released when it ends. */
+export interface AcpMcpHooks {
+  /** `defer`: the session does not exist yet; its credential is saved by the function handed over. */
+  servers(
+    sessionKey: string,
+    caps: { http: boolean },
+    defer?: (save: () => void) => void,
+  ): Promise<McpServer[]>;
+  release(sessionKey: string): void;
+}
+
 interface Live {
   profile: StoredAcpProfile;
+  mcp?: AcpMcpHooks;
   cwd: string;
   child?: AcpChild;
   chain: Promise<unknown>;
@@ -44,6 +60,8 @@ interface Live {
   /** A cancel that arrived while the agent was still starting. */
   cancelRequested: boolean;
   diffs: DiffCollector;
+  /** While an agent is launched before its session exists: what is saved when the session is made. */
+  pending?: (() => void)[];
 }
 
 export interface AcpSessionsDeps {
@@ -55,6 +73,8 @@ export interface AcpSessionsDeps {
   profiles: AcpProfiles;
   permissions: Permissions;
   consent: Consent;
+  /** The session's notice queue, drained at the start of each prompt turn. */
+  notices: Pick<NoticeQueue, 'drain'>;
   /** Where children without a configured working directory get one of their own. */
   workRoot: string;
   /** A spawned child's run ended: its outcome goes to the parent. */
@@ -63,8 +83,9 @@ export interface AcpSessionsDeps {
 
 export type AcpSessions = ReturnType<typeof createAcpSessions>;
 
-const newLive = (profile: StoredAcpProfile, cwd: string): Live => ({
+const newLive = (profile: StoredAcpProfile, cwd: string, mcp?: AcpMcpHooks): Live => ({
   profile,
+  ...(mcp ? { mcp } : {}),
   cwd,
   chain: Promise.resolve(),
   inFlight: 0,
@@ -83,6 +104,13 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
 
   const append = (key: string, l: Live, m: NewMessage) => {
     if (current(key, l)) emit({ type: 'transcript:appended', message: transcripts.append(key, m) });
+  };
+
+  /** The agent process is gone (or replaced): so is its MCP credential. */
+  const dropChild = (key: string, l: Live) => {
+    void l.child?.close();
+    l.child = undefined;
+    l.mcp?.release(key);
   };
 
   const flush = (key: string, l: Live) => {
@@ -129,9 +157,18 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       flush(key, l);
       append(key, l, { role: 'tool', actorType: 'agent', toolName: 'terminal', toolCallId: id, text });
     };
+    const mcp = l.mcp;
     l.child = await AcpChild.start({
       profile: l.profile,
       cwd: l.cwd,
+      ...(mcp
+        ? {
+            mcpServers: (caps: { http: boolean }) => {
+              const pending = l.pending;
+              return mcp.servers(key, caps, pending ? (save) => pending.push(save) : undefined);
+            },
+          }
+        : {}),
       logger: { warn: (m, f) => deps.logger.warn(`acp: ${m}`, { sessionKey: key, ...(f as object) }) },
       onUpdate: (u) => onUpdate(key, l, u),
       beforeSpawn: (command) => deps.profiles.confirmStart(l.profile, command, key),
@@ -174,7 +211,8 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
     return l.child;
   };
 
-  const runPrompt = (key: string, text: string, spawn?: SpawnInfo) => {
+  /** One turn: `text` (absent for a turn of Sightline's own lines only) after any system lines. */
+  const runPrompt = (key: string, text: string | undefined, spawn?: SpawnInfo, system: string[] = []) => {
     const l = live.get(key);
     if (!l) return;
     // A spawned run was created with its session; a later prompt starts a run of its own.
@@ -191,7 +229,13 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       try {
         const child = await ensureChild(key, l);
         if (closed) return;
-        const prompt = child.prompt(text, spawn?.timeoutMs ? { timeoutMs: spawn.timeoutMs } : {});
+        // The turn starts now, with the agent there to hear it: a turn that could not start
+        // drained nothing, so its notice stays pending and comes with the next one.
+        const lines = [...deps.notices.drain(key).map((e) => e.text), ...system];
+        const note = lines.length ? systemNote(lines) : undefined;
+        if (note) append(key, l, { role: 'system', actorType: 'system', text: note });
+        const blocks = [...(note ? [note] : []), ...(text !== undefined ? [text] : [])];
+        const prompt = child.prompt(blocks, spawn?.timeoutMs ? { timeoutMs: spawn.timeoutMs } : {});
         spawn?.onStarted?.();
         if (l.cancelRequested) child.cancel();
         result = await prompt;
@@ -208,11 +252,8 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
         run.status = result.outcome === 'cancelled' ? 'cancelled' : 'failed';
         run.outcome = result.outcome;
         run.error = result.reason ?? result.stopReason ?? result.outcome;
-        if (result.outcome !== 'cancelled') {
-          // A crashed, timed-out or garbled agent is gone; the next prompt starts a fresh one.
-          void l.child?.close();
-          l.child = undefined;
-        }
+        // A crashed, timed-out or garbled agent is gone; the next prompt starts a fresh one.
+        if (result.outcome !== 'cancelled') dropChild(key, l);
       }
       run.endedAt = deps.now();
       runs.save(run);
@@ -264,21 +305,38 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
      * Starts the agent of a child the spawn service just committed, with its first prompt. The
      * process starts with that prompt: a failure to start ends the run as failed.
      */
-    start(key: string, profile: StoredAcpProfile, task: string, spawn: SpawnInfo, cwd: string): void {
-      live.set(key, newLive(profile, cwd));
+    start(
+      key: string,
+      profile: StoredAcpProfile,
+      task: string,
+      spawn: SpawnInfo,
+      cwd: string,
+      mcp?: AcpMcpHooks,
+    ): void {
+      live.set(key, newLive(profile, cwd, mcp));
       runPrompt(key, task, spawn);
     },
 
     /**
      * Starts the agent (consent, process, initialize, session/new) before its session exists, so
-     * a failure leaves nothing behind: it rejects with the cause. `begin` then attaches the running
-     * agent to the committed session and sends the first prompt; `abandon` stops it when the
-     * session could not be committed.
+     * a failure leaves nothing behind: it rejects with the cause. `attach` (inside the transaction
+     * that makes the session) saves what references it (the agent's MCP credential); `begin` then
+     * sends the first prompt; `abandon` stops the agent when the session could not be made.
      */
-    async launch(key: string, profile: StoredAcpProfile, cwd: string) {
-      const l = newLive(profile, cwd);
-      await ensureChild(key, l);
+    async launch(key: string, profile: StoredAcpProfile, cwd: string, mcp?: AcpMcpHooks) {
+      const l = newLive(profile, cwd, mcp);
+      l.pending = [];
+      try {
+        await ensureChild(key, l);
+      } catch (err) {
+        void l.child?.close();
+        throw err;
+      }
       return {
+        attach(): void {
+          for (const save of l.pending ?? []) save();
+          delete l.pending;
+        },
         begin(task: string, spawn: SpawnInfo): void {
           live.set(key, l);
           runPrompt(key, task, spawn);
@@ -300,6 +358,28 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       return true;
     },
 
+    /**
+     * Sightline's own line for an ACP session (a spawned child's outcome): a turn of its own,
+     * like the turn a native parent gets. False when its agent is not running here.
+     */
+    system(key: string, text: string): boolean {
+      if (!live.has(key)) return false;
+      runPrompt(key, undefined, undefined, [text]);
+      return true;
+    },
+
+    /** An MCP tool call of the session's agent, shown like a built-in agent's call and result. */
+    recordToolCall(key: string, call: ToolCallRecord, resultText: string): void {
+      if (closed) return;
+      const l = live.get(key);
+      if (l) flush(key, l); // what the agent said before the call comes first
+      for (const m of [
+        { role: 'assistant', actorType: 'agent', actorId: key, text: '', toolCalls: [call] },
+        { role: 'tool', actorType: 'system', text: resultText, toolCallId: call.id, toolName: call.name },
+      ] as NewMessage[])
+        emit({ type: 'transcript:appended', message: transcripts.append(key, m) });
+    },
+
     cancel(key: string): boolean {
       const l = live.get(key);
       if (!l || l.inFlight === 0) return false;
@@ -315,9 +395,9 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
     reset(key: string): void {
       const l = live.get(key);
       if (!l) return;
-      live.set(key, newLive(l.profile, l.cwd));
+      live.set(key, newLive(l.profile, l.cwd, l.mcp));
       deps.permissions.withdrawSession(key);
-      void l.child?.close();
+      dropChild(key, l);
     },
 
     forget(key: string): void {
@@ -326,7 +406,7 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       live.delete(key);
       // Answered "rejected" for the agent; nothing is written for a session that is gone.
       deps.permissions.withdrawSession(key);
-      void l.child?.close();
+      dropChild(key, l);
     },
 
     /** Synchronous stop on gateway close: no child outlives the gateway. */

@@ -5,6 +5,7 @@ import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
 import { AcpProfiles } from './AcpProfiles';
 import { AcpRegistry } from './AcpRegistry';
+import { McpCredentials } from './McpCredentials';
 import { Retention } from './Retention';
 import { SecretStorage } from './SecretStorage';
 import { Backups } from './Backups';
@@ -152,6 +153,7 @@ export function Settings() {
       ))}
       <AcpProfiles />
       <AcpRegistry />
+      <McpCredentials />
       <Appearance />
       <Retention />
       <Backups />

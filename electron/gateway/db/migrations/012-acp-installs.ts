@@ -4,8 +4,8 @@ import type { Migration } from '../migrate';
 // was distributed, where it came from, and for a downloaded binary the SHA-256 of the archive
 // and the folder it was unpacked into (the registry carries no checksum; this is what was got).
 // The distribution (binary, npx, uvx) is checked in code, like every enum since 009.
-export const migration011: Migration = {
-  version: 11,
+export const migration012: Migration = {
+  version: 12,
   name: 'acp-installs',
   up: `
 CREATE TABLE acp_installs (

@@ -20,14 +20,14 @@ import { GatewayError, notFound } from '../../../errors';
 import type { AcpProfile, Logger } from '../../../types';
 import { AcpChild, AcpStartError } from '../child';
 import { AcpCommandNotFoundError, resolveCommand } from '../command';
-import { archiveKind, ArchiveError, extract, type ExtractLimits, DEFAULT_LIMITS } from './archive';
-import { DownloadError, fetchLimited } from './download';
+import { ArchiveError, type ExtractLimits } from './archive';
+import { fetchBinary } from './binary';
+import { DownloadError } from './download';
 import { currentPlatform, distributionsOf, type RegistryEntry } from './format';
 import { createIndexSource, type Listing } from './index-source';
 import { createInstallStore } from './install-store';
 
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 512 * 1024 * 1024;
-const DOWNLOAD_TIMEOUT_MS = 10 * 60 * 1000;
 /** npx and uvx fetch the package on first start: give them time. */
 const PROBE_TIMEOUT_MS = { binary: 30_000, npx: 180_000, uvx: 180_000 };
 
@@ -133,38 +133,6 @@ export function createAcpRegistry(deps: RegistryDeps) {
     };
   }
 
-  /** Downloads and unpacks a binary distribution into its folder; returns what was installed. */
-  async function fetchBinary(p: RegistryInstallPlan, entry: RegistryEntry) {
-    const d = p.download!;
-    const kind = archiveKind(d.url);
-    const parent = path.dirname(d.folder);
-    fs.mkdirSync(parent, { recursive: true, mode: 0o700 });
-    const tag = randomUUID().slice(0, 8);
-    const archive = path.join(parent, `.download-${tag}`);
-    const staging = path.join(parent, `.staging-${tag}`);
-    try {
-      const got = await fetchLimited(d.url, {
-        maxBytes,
-        timeoutMs: DOWNLOAD_TIMEOUT_MS,
-        toFile: archive,
-        ...(deps.allowLoopbackHttp ? { allowLoopbackHttp: true } : {}),
-      });
-      const unpacked = await extract(archive, kind, staging, deps.extractLimits ?? DEFAULT_LIMITS);
-      const cmd = entry.binary![platform!]!.cmd;
-      checkCmd(staging, cmd, unpacked.modeless);
-      fs.rmSync(d.folder, { recursive: true, force: true });
-      fs.renameSync(staging, d.folder);
-      return {
-        sha256: got.sha256,
-        size: got.size,
-        source: got.finalUrl === d.url ? d.url : `${d.url} → ${got.finalUrl}`,
-      };
-    } finally {
-      fs.rmSync(archive, { force: true });
-      fs.rmSync(staging, { recursive: true, force: true });
-    }
-  }
-
   /** Starts the agent once in a scratch folder: it must answer initialize and session/new. */
   async function probe(profile: AcpProfile, distribution: RegistryDistribution): Promise<void> {
     const scratch = path.join(deps.dataDir, 'acp-work', `.probe-${randomUUID().slice(0, 8)}`);
@@ -233,7 +201,11 @@ export function createAcpRegistry(deps: RegistryDeps) {
       const previous = installs.get(p.profileId);
       let fetched: { sha256: string; size: number; source: string } | undefined;
       try {
-        if (p.distribution === 'binary') fetched = await fetchBinary(p, entry);
+        if (p.distribution === 'binary')
+          fetched = await fetchBinary(p.download!, entry.binary![platform!]!.cmd, {
+            ...(deps.allowLoopbackHttp ? { allowLoopbackHttp: true } : {}),
+            ...(deps.extractLimits ? { extractLimits: deps.extractLimits } : {}),
+          });
         const profile: AcpProfile = {
           id: p.profileId,
           name: entry.name,
@@ -288,26 +260,6 @@ export function createAcpRegistry(deps: RegistryDeps) {
       ...(icon ? { icon } : {}),
       distributions: distributionsOf(e, platform),
     };
-  }
-}
-
-/** The entry's cmd must be a regular executable file inside the folder it was unpacked into. */
-function checkCmd(root: string, cmd: string, modeless: string[]): void {
-  const target = path.resolve(root, cmd);
-  const rel = path.relative(root, target);
-  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel))
-    throw new ArchiveError(`the registry's cmd "${cmd}" points outside the unpacked folder`);
-  const st = fs.lstatSync(target, { throwIfNoEntry: false });
-  if (!st) throw new ArchiveError(`the archive does not contain the registry's cmd "${cmd}"`);
-  if (!st.isFile())
-    throw new ArchiveError(`the registry's cmd "${cmd}" is not a regular file in the archive`);
-  // An archive made on a host without Unix modes (a zip from Windows) cannot say; then it is made so.
-  if (modeless.includes(rel.split(path.sep).join('/'))) fs.chmodSync(target, 0o755);
-  if (process.platform === 'win32') return;
-  try {
-    fs.accessSync(target, fs.constants.X_OK);
-  } catch {
-    throw new ArchiveError(`the registry's cmd "${cmd}" is not executable in the archive`);
   }
 }
 

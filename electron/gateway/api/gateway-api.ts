@@ -50,6 +50,7 @@ export interface GatewayApi {
     reset(key: string): void;
     delete(key: string, agentId?: string): void;
     archive(key: string, archived?: boolean): SessionInfo;
+    listAdopted?(): SessionInfo[];
   };
   runs: { list(sessionKey: string): RunInfo[] };
   state: {

@@ -67,6 +67,7 @@ export function createSessions(deps: SessionsDeps): SessionsService {
       return store.get(info.key, info.agentId)!;
     },
     list: () => store.list(),
+    listAdopted: () => store.listAdopted(),
     reset(key) {
       const k = normalizeSessionKey(key);
       tx.run(() => {

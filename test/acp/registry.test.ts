@@ -5,6 +5,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createApiHandlers } from '../../electron/gateway/api/handlers';
+import type { ConsentQuestion } from '../../electron/gateway';
+import type { Envelope } from '../../shared/ipc';
 import { FakeClock, openTestGateway, tempDir, waitFor, type TestGateway } from '../helpers/gateway';
 import { currentPlatform } from '../../electron/gateway/runtime/acp/registry/format';
 import { tarGz, zip } from '../helpers/archives';
@@ -395,6 +398,48 @@ describe('installing a binary distribution', () => {
       'Fixture Agent was not installed: it could not start: agent returned a protocol error: Authentication required: log in with `fixture login` first (code -32000)',
     );
     expect(gw.acp.profiles.list()).toEqual([]);
+  });
+});
+
+describe('installing from the app', () => {
+  it('asks the person first (what is downloaded from where, the exact command); a no downloads nothing', async () => {
+    const { gw, server } = await setup();
+    const api = createApiHandlers(gw, {
+      app: { name: 'Sightline', version: '0', mode: 'web', dataDir: t!.dataDir },
+    });
+    const asked: ConsentQuestion[] = [];
+    let answer = false;
+    gw.consent.plug(async (q) => {
+      asked.push(q);
+      return answer;
+    });
+    const install = () =>
+      api.dispatch('acp:registry:install', { agentId: 'fixture-agent' }) as Promise<Envelope<{ id: string }>>;
+    const folder = path.join(agentsDir(), 'fixture-agent', '1.0.0');
+    const program = path.join(folder, 'fixture-agent-1.0.0', 'fixture-agent');
+
+    expect(await install()).toEqual({
+      ok: false,
+      error: { code: 'forbidden', message: 'declined by the person' },
+    });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({
+      kind: 'acp-profile',
+      title: `Download Fixture Agent 1.0.0 from ${new URL(server.url).host} into ${folder} and run it`,
+      command: { program, args: ['--acp'], env: { FIXTURE_MODE: 'registry' } },
+    });
+    expect(server.hits.filter((h) => h.startsWith('/download/'))).toEqual([]);
+    expect(gw.acp.profiles.list()).toEqual([]);
+    expect(gw.acp.registry.installs.list()).toEqual([]);
+    expect(leftovers()).toEqual([]);
+
+    answer = true;
+    expect(await install()).toMatchObject({ ok: true, value: { id: 'fixture-agent' } });
+    expect(asked).toHaveLength(2);
+    // Allowed once: starting it later asks nothing more.
+    const info = await gw.sessions.start({ acpProfileId: 'fixture-agent', cwd: tempDir(), message: 'hello' });
+    await waitFor(() => gw.runs.list(info.key)[0]?.status === 'idle', 15_000, 'first run');
+    expect(asked).toHaveLength(2);
   });
 });
 

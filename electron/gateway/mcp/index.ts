@@ -4,6 +4,8 @@
 // argument can change who it is. ACP children get a credential of their own session when their
 // agent starts; a person mints one in Settings for an agent running outside Sightline, whose
 // pending notices then lead its next tool result (it has no turns to drain them).
+// Over 300 lines on purpose: the credentials' life (issue, ACP start and release, revoke) and the
+// endpoint they point at change together; split, each half would need the other's state.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { McpServer as AcpMcpServer } from '@agentclientprotocol/sdk';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';

@@ -3,6 +3,7 @@
 // under the form. Saving a new or changed command line asks the person to confirm it (a native
 // dialog in Electron, the consent prompt in browser mode). Environment values are secrets: the page
 // only ever sees them masked, and a masked line left as it was keeps the stored value.
+// Over 300 lines on purpose: the list and its form share the editing state (masked values kept).
 import { useEffect, useState } from 'react';
 import type { AcpProfileView, ArgsOf } from '../../../../shared/ipc';
 import { SECRET_MASK } from '../../../../shared/secrets';

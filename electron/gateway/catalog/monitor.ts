@@ -23,7 +23,8 @@ export interface MonitorDeps {
   budgetMs?: number;
   /**
    * Addition (live transcripts): called with the visible messages of the rows a check consumed,
-   * before the marker moves past them. When set, probes map rows to messages.
+   * right after the marker moved past them, in the same transaction (see `transaction`). When set,
+   * probes map rows to messages.
    */
   onMessages?(link: Link, messages: VisibleMessage[]): void;
   /**
@@ -31,6 +32,12 @@ export interface MonitorDeps {
    * its own and bounded, while the local links are checked here; one slow node delays nobody.
    */
   remote?: RemoteChecks;
+  /**
+   * Addition: runs one link's outcome (its record, its messages, its marker) as one transaction,
+   * so a crash or a failing write never keeps the messages without the marker (shown twice at the
+   * next check) or the marker without the messages (dropped). Default: no transaction.
+   */
+  transaction?<T>(fn: () => T): T;
 }
 
 export type ApplyOutcome = (l: Link, o: ProbeOutcome) => void;
@@ -117,11 +124,18 @@ export function createMonitor(deps: MonitorDeps) {
             return;
           }
         }
-        if (o.messages?.length) deps.onMessages?.(l, o.messages);
-        if (o.changed || o.turns > 0 || l.streak !== 0) links.saveMarker(l, o.marker, t);
+        const moved = o.changed || o.turns > 0 || l.streak !== 0 ? links.saveMarker(l, o.marker, t) : true;
+        // A re-adoption raced this check (the marker was not saved): the new link reads them again.
+        if (moved && o.messages?.length) deps.onMessages?.(l, o.messages);
         return;
       }
     }
+  }
+
+  /** One link's outcome, as one transaction when there is one (local and remote links alike). */
+  function applyOne(l: Link, o: ProbeOutcome): void {
+    if (deps.transaction) deps.transaction(() => apply(l, o));
+    else apply(l, o);
   }
 
   /** One check. `cancelled` turns true when the catalog stops (the database may be closing). */
@@ -145,7 +159,7 @@ export function createMonitor(deps: MonitorDeps) {
     }
     const remote = Promise.all(
       [...byHost].map(([host, list]) =>
-        deps.remote!.check(host, list, apply, cancelled).catch((err: unknown) => {
+        deps.remote!.check(host, list, applyOne, cancelled).catch((err: unknown) => {
           logger.error('catalog: node check failed', { hostId: host, error: String(err) });
         }),
       ),
@@ -186,7 +200,7 @@ export function createMonitor(deps: MonitorDeps) {
                   ...(deps.onMessages ? { visible: true } : {}),
                 })
               : { kind: 'inconclusive', error: new Error(`no catalog provider "${provider}"`) };
-            apply(l, o);
+            applyOne(l, o);
           } catch (err) {
             logger.error('catalog: upstream check failed', { sessionKey: l.sessionKey, error: String(err) });
           }

@@ -4,6 +4,7 @@ import { useSettings } from '../../stores/settings';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
 import { AcpProfiles } from './AcpProfiles';
+import { AcpRegistry } from './AcpRegistry';
 import { McpCredentials } from './McpCredentials';
 import { Nodes } from './Nodes';
 import { Retention } from './Retention';
@@ -152,6 +153,7 @@ export function Settings() {
         <AgentForm key={`${a.id}:${a.hasApiKey}`} agent={a} />
       ))}
       <AcpProfiles />
+      <AcpRegistry />
       <McpCredentials />
       <Nodes />
       <Appearance />

@@ -4,8 +4,8 @@ import type { Migration } from '../migrate';
 // stable id (the hostId of its sessions' upstream links). How to reach it: an SSH destination
 // (with an optional remote command) or a local command line. Whether it is online lives in
 // memory; when it was last checked and how many sessions it had are kept for Settings.
-export const migration011: Migration = {
-  version: 11,
+export const migration014: Migration = {
+  version: 14,
   name: 'nodes',
   up: `
 CREATE TABLE catalog_nodes (

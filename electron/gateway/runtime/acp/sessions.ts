@@ -6,6 +6,8 @@
 // drain as a native turn, so the same acknowledge and reopen rules) once the agent is up, and the
 // drained lines go ahead of the prompt as a system note. The agent gets Sightline's MCP server
 // with a credential of its own session, so it can use the session tools as itself.
+// (Over 300 lines: one live agent's lifecycle — start, turns, transcript, permissions, terminals,
+// MCP — shares the `Live` record; split apart, every part would reach into it.)
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';

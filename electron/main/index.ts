@@ -59,6 +59,15 @@ function openWindow(): void {
   mainWindow = win;
 }
 
+/** The New session dialog's folder picker: a native dialog raised by the main process. */
+async function pickFolder(): Promise<string | undefined> {
+  const options: Electron.OpenDialogOptions = { properties: ['openDirectory', 'createDirectory'] };
+  const r = mainWindow
+    ? await dialog.showOpenDialog(mainWindow, options)
+    : await dialog.showOpenDialog(options);
+  return r.canceled ? undefined : r.filePaths[0];
+}
+
 function configureNativeBinding(): void {
   const runtime = { abi: process.versions.modules, platform: process.platform, arch: process.arch };
   const choice = chooseNativeBinding(app, process.env, runtime, fs.existsSync);
@@ -75,6 +84,7 @@ function bindGateway(gw: Gateway, dataDir: string): void {
   api = createApiHandlers(gw, {
     app: { name: 'Sightline', version: app.getVersion(), mode: 'electron', dataDir },
     dismissals: createDismissalStore(gw.db),
+    pickFolder,
     ...(host ? { database: host } : {}),
   });
   pushBridge = createPushBridge(gw.events, (batch) => {
@@ -88,8 +98,10 @@ function startGateway(): void {
   const dataDir = app.getPath('userData');
   // A damaged database is moved aside here (the renderer shows the notice with the paths).
   // Secrets are sealed with the system keyring (safeStorage).
+  // out/node/sightline-node.mjs: the node file installed on machines added over SSH.
+  const nodes = { bundle: path.join(__dirname, '..', 'node', 'sightline-node.mjs') };
   host = startGatewayHost(
-    { dataDir, secrets: { safeStorage }, mcpShim: { script: mcpShimPath(app.getAppPath()) } },
+    { dataDir, secrets: { safeStorage }, mcpShim: { script: mcpShimPath(app.getAppPath()) }, nodes },
     { onSwap: (next) => bindGateway(next, dataDir) },
   );
   const notice = host.notice();

@@ -4,12 +4,15 @@ import { useDatabase } from './database';
 import { useFleet } from './fleet';
 import { useInbox } from './inbox';
 import { useMcp } from './mcp';
+import { useNodes } from './nodes';
 import { usePermissions } from './permissions';
 import { usePreferences } from './preferences';
 import { useProfiles } from './profiles';
+import { useRegistry } from './registry';
 import { useSearch } from './search';
 import { useTranscript } from './transcript';
 import { useSettings } from './settings';
+import { useStart } from './start';
 import { useTimeline } from './timeline';
 import { useUi } from './ui';
 import { useWatchers } from './watchers';
@@ -21,12 +24,15 @@ export {
   useFleet,
   useInbox,
   useMcp,
+  useNodes,
   usePermissions,
   usePreferences,
   useProfiles,
+  useRegistry,
   useSearch,
   useTranscript,
   useSettings,
+  useStart,
   useTimeline,
   useUi,
   useWatchers,
@@ -41,12 +47,15 @@ export function resetStores(): void {
     useFleet,
     useInbox,
     useMcp,
+    useNodes,
     usePermissions,
     usePreferences,
     useProfiles,
+    useRegistry,
     useSearch,
     useTranscript,
     useSettings,
+    useStart,
     useTimeline,
     useUi,
     useWatchers,

@@ -4,7 +4,9 @@ import { useSettings } from '../../stores/settings';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
 import { AcpProfiles } from './AcpProfiles';
+import { AcpRegistry } from './AcpRegistry';
 import { McpCredentials } from './McpCredentials';
+import { Nodes } from './Nodes';
 import { Retention } from './Retention';
 import { SecretStorage } from './SecretStorage';
 import { Backups } from './Backups';
@@ -151,7 +153,9 @@ export function Settings() {
         <AgentForm key={`${a.id}:${a.hasApiKey}`} agent={a} />
       ))}
       <AcpProfiles />
+      <AcpRegistry />
       <McpCredentials />
+      <Nodes />
       <Appearance />
       <Retention />
       <Backups />

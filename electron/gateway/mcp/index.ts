@@ -273,8 +273,9 @@ export function createMcp(deps: McpDeps) {
         logger.warn('mcp: no endpoint for an ACP child', { sessionKey, error: String(err) });
         return [];
       }
-      // The session may have been deleted while its agent was starting: it gets nothing.
-      if (!deps.store.get(sessionKey)) throw notFound(`Unknown sessionKey: ${sessionKey}`);
+      // A session deleted while its agent was starting gets nothing (a deferred save belongs to a
+      // session not committed yet: it is saved with it, or not at all).
+      if (!defer && !deps.store.get(sessionKey)) throw notFound(`Unknown sessionKey: ${sessionKey}`);
       if (!caps.http && !deps.shim) {
         logger.warn('mcp: the agent takes stdio MCP only and no Node runs the shim', { sessionKey });
         return [];

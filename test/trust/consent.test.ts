@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiHandlers } from '../../electron/gateway/api/handlers';
-import { liveAcpChildCount } from '../../electron/gateway/runtime/acp';
+import { closeAllAcpChildren, liveAcpChildCount } from '../../electron/gateway/runtime/acp';
 import { openTestGateway, waitFor, type TestGateway } from '../helpers/gateway';
 import { AGENT, recordingPort } from './helpers';
 
@@ -12,7 +12,12 @@ const APP = { name: 'Sightline', version: 't', mode: 'web' as const, dataDir: ''
 const FIXTURE = { id: 'fixture', name: 'Fixture agent', command: process.execPath, args: [AGENT] };
 
 let t: TestGateway;
-afterEach(() => t?.cleanup());
+// Closing a gateway does not wait for its ACP children to exit; wait here, so a later test's
+// count of live children sees only its own.
+afterEach(async () => {
+  t?.cleanup();
+  await closeAllAcpChildren();
+});
 
 function setup(otherwise = true) {
   t = openTestGateway();

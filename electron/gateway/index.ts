@@ -24,6 +24,10 @@ import { TurnEngine } from './runtime/turns';
 import { runWakes } from './runtime/wake';
 import { realScheduler } from './scheduler';
 import { createSessions } from './sessions/service';
+import { createSupervision } from './supervision';
+import type { LiveOutputs } from './runtime/live-output';
+import type { StatusTracker } from './runtime/status';
+import type { NoticeHistoryStore } from './state/notice-history';
 import { createSessionStore } from './sessions/store';
 import { createTranscriptStore, type MessageHit } from './sessions/transcripts';
 import { NoticeQueues } from './state/notice-queue';
@@ -70,6 +74,12 @@ export interface Gateway {
   catalog: CatalogService;
   /** Where the catalog looks (after options and environment). */
   catalogRoots: Required<CatalogRoots>;
+  /** Addition (issue 17): one derived status per session; `seen` when the person opens one. */
+  status: StatusTracker;
+  /** Addition: running steps' output so far and each session's last activity line. */
+  live: LiveOutputs;
+  /** Addition: the notices watchers read, and the session_status call that reconciled each. */
+  noticeHistory: NoticeHistoryStore;
   acp: {
     profiles: ReturnType<typeof createAcpProfileStore>;
     permissions: AcpApi['permissions'];
@@ -117,6 +127,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     afterCommit: tx.afterCommit,
   });
   const notices = createNotices({ queues, state, emit });
+  const supervision = createSupervision({
+    db,
+    now,
+    events,
+    lastMessageId: (key) => transcripts.page(key, { limit: 1 }).messages[0]?.id ?? 0,
+  });
 
   // The turn path: one turn at a time per session; ACP children run their own agents.
   const registry = new ToolRegistry();
@@ -133,6 +149,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     registry,
     state,
     providerFor: createModelCache(),
+    live: supervision.live,
     afterTurn: (key, agent) => {
       try {
         if (compactIfNeeded({ transcripts, state }, key, agent))
@@ -150,6 +167,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     runs,
     profiles: acpProfiles,
     workRoot: path.join(options.dataDir, 'acp-work'),
+    live: supervision.live,
     onRunEnd: (childKey, run, spawn, text) => engine.announceToParent(childKey, run, spawn, text),
   });
 
@@ -194,13 +212,20 @@ export function createGateway(options: GatewayOptions): Gateway {
     continueUpstream: (key, text) => catalog.continue(key, text),
   });
   const human = createHuman({ store, state, messages });
-  const control = createRunControl({ engine, runs, acp, goals });
+  const control = createRunControl({ engine, runs, acp, goals, store, now });
+  const status = supervision.startStatus({
+    live: (key) => engine.status(key),
+    latestRun: (key) => runs.latest(key),
+    pendingRequests: () => acp.permissions.pending(),
+  });
   const heartbeats = createHeartbeats({ agents: agentStore, waker, scheduler });
   const agents = createAgentsService({ tx, agents: agentStore, sessions, heartbeats });
 
   // The agent tools, one registry for models and `tools.call` alike.
   const describe = (key: string) => control.describe(key);
-  registry.register(sessionStatusTool({ sessions: store, state, describe }));
+  registry.register(
+    sessionStatusTool({ sessions: store, state, describe, onStatus: supervision.history.statusCalled }),
+  );
   registry.register(sessionsListTool({ sessions: store, state, describe }));
   for (const tool of agentTools({ store, transcripts, state, agents: agentStore, goals, messages, spawner }))
     registry.register(tool);
@@ -248,6 +273,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     goals,
     catalog,
     catalogRoots,
+    status,
+    live: supervision.live,
+    noticeHistory: supervision.history,
     acp: { profiles: acpProfiles, permissions: acp.permissions, deliver: acp.deliver },
     db,
     close() {
@@ -260,6 +288,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       engine.stop();
       void acp.closeAll();
       catalog.stop();
+      supervision.close();
       db.close();
     },
   };

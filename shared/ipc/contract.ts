@@ -13,6 +13,7 @@ import type {
   InboxItem,
   PermissionRequestView,
   PushBatch,
+  NoticeHistory,
   Preferences,
   SearchResult,
   SessionView,
@@ -24,15 +25,18 @@ import type {
 export interface ResultMap {
   'fleet:snapshot': FleetSnapshot;
   'sessions:get': SessionView;
+  'sessions:seen': { seen: true };
   'transcript:page': TranscriptPage;
   'human:send': { accepted: true };
   'runs:cancel': { cancelled: boolean };
+  'runs:retry': { retried: boolean };
   'goals:set': Goal;
   'goals:clear': { cleared: true };
   'timeline:page': TimelinePage;
   'watchers:get': WatchersView;
   'inbox:list': InboxItem[];
   'inbox:dismiss': { dismissed: true };
+  'inbox:history': NoticeHistory;
   'catalog:list': CatalogEntry[];
   'catalog:adopt': SessionView;
   'catalog:roots': CatalogRootView[];

@@ -72,6 +72,7 @@ const sessionOnly = z.strictObject({ sessionKey });
 export const SCHEMAS = {
   'fleet:snapshot': empty,
   'sessions:get': sessionOnly,
+  'sessions:seen': sessionOnly,
   'transcript:page': z.strictObject({
     sessionKey,
     beforeId: cursorId('beforeId'),
@@ -84,6 +85,7 @@ export const SCHEMAS = {
     }),
   }),
   'runs:cancel': sessionOnly,
+  'runs:retry': sessionOnly,
   'goals:set': z
     .strictObject({
       sessionKey,
@@ -114,6 +116,10 @@ export const SCHEMAS = {
   'inbox:list': empty,
   'inbox:dismiss': z.strictObject({
     id: boundedString('id', LIMITS.inboxId).min(1, { error: 'id must not be empty' }),
+  }),
+  'inbox:history': z.strictObject({
+    beforeId: cursorId('beforeId'),
+    limit: clampLimit(LIMITS.historyPage.default, LIMITS.historyPage.max),
   }),
   'catalog:list': empty,
   'catalog:adopt': z.strictObject({

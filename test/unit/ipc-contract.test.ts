@@ -22,6 +22,7 @@ import {
   type PermissionRequestView,
   type PushBatch,
   type ResultOf,
+  type NoticeHistory,
   type Preferences,
   type SearchResult,
   type SessionView,
@@ -54,12 +55,15 @@ describe('IPC contract types', () => {
       'goals:set',
       'human:send',
       'inbox:dismiss',
+      'inbox:history',
       'inbox:list',
       'prefs:get',
       'prefs:set',
       'runs:cancel',
+      'runs:retry',
       'search:query',
       'sessions:get',
+      'sessions:seen',
       'timeline:page',
       'transcript:page',
       'watchers:get',
@@ -130,6 +134,12 @@ describe('IPC contract types', () => {
     expectTypeOf<ArgsOf<'prefs:get'>>().toEqualTypeOf<Empty>();
     expectTypeOf<ArgsOf<'catalog:roots'>>().toEqualTypeOf<Empty>();
     expectTypeOf<ArgsOf<'demo:reset'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ArgsOf<'sessions:seen'>>().toEqualTypeOf<{ sessionKey: string }>();
+    expectTypeOf<ArgsOf<'runs:retry'>>().toEqualTypeOf<{ sessionKey: string }>();
+    expectTypeOf<ArgsOf<'inbox:history'>>().toEqualTypeOf<{
+      beforeId?: number | undefined;
+      limit?: number | undefined;
+    }>();
     expectTypeOf<ArgsOf<'acp:permissions:respond'>>().toEqualTypeOf<{
       requestId: string;
       optionId?: string | undefined;
@@ -152,6 +162,9 @@ describe('IPC contract types', () => {
     expectTypeOf<ResultOf<'catalog:adopt'>>().toEqualTypeOf<SessionView>();
     expectTypeOf<ResultOf<'demo:start'>>().toEqualTypeOf<DemoFleet>();
     expectTypeOf<ResultOf<'demo:reset'>>().toEqualTypeOf<DemoFleet>();
+    expectTypeOf<ResultOf<'sessions:seen'>>().toEqualTypeOf<{ seen: true }>();
+    expectTypeOf<ResultOf<'runs:retry'>>().toEqualTypeOf<{ retried: boolean }>();
+    expectTypeOf<ResultOf<'inbox:history'>>().toEqualTypeOf<NoticeHistory>();
     expectTypeOf<ResultOf<'search:query'>>().toEqualTypeOf<SearchResult>();
     expectTypeOf<ResultOf<'prefs:get'>>().toEqualTypeOf<Preferences>();
     expectTypeOf<ResultOf<'catalog:roots'>>().toEqualTypeOf<CatalogRootView[]>();

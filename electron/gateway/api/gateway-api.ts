@@ -22,12 +22,29 @@ import type {
 import type Database from 'better-sqlite3';
 import type { StateEventRow } from '../../../shared/domain';
 import type { MessageHit } from '../sessions/transcripts';
+import type { LiveOutput, NoticeDelivery, SessionStatusView } from '../../../shared/ipc/types';
 
 export type Actor = { type: 'human' | 'agent'; id?: string };
 
 export interface GatewayApi {
   /** The state database, for the renderer's own durable state (preferences); memory without it. */
   db?: Database.Database;
+  /** One derived status per session (issue 17.2). */
+  status: {
+    get(sessionKey: string): SessionStatusView;
+    /** The person opened the session. */
+    seen(sessionKey: string): void;
+  };
+  /** Running steps' output so far and the last activity line (issue 17.1). */
+  live: {
+    snapshot(sessionKey: string): LiveOutput | undefined;
+    activity(sessionKey: string): string | undefined;
+  };
+  /** The notices watchers read and how each was reconciled (issue 17.3). */
+  noticeHistory: {
+    page(opts: { beforeId?: number; limit: number }): { delivered: NoticeDelivery[]; hasMore: boolean };
+    forTranscript(watcher: string, fromId: number, toId: number): NoticeDelivery[];
+  };
   sessions: {
     get(key: string, agentId?: string): SessionInfo | undefined;
     list(): SessionInfo[];
@@ -77,6 +94,9 @@ export interface GatewayApi {
     /** Totals over all of the session's runs. */
     tokens(sessionKey: string): { input: number; output: number };
     cancel(sessionKey: string): boolean;
+    retryable(sessionKey: string): boolean;
+    /** Runs a failed session's turn again; false when nothing failed or it cannot. */
+    retry(sessionKey: string): boolean;
     startDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }>;
     /** Deletes the demo's sessions and starts it again. */
     resetDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }>;

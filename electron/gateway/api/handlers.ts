@@ -10,7 +10,7 @@ import { GatewayError, toIpcError } from '../errors';
 import type { SessionInfo } from '../types';
 import type { Actor, GatewayApi } from './gateway-api';
 import { createMemoryDismissalStore, type DismissalStore } from './dismissals';
-import { agentView, inboxItems, profileView, sessionView } from './views';
+import { agentView, inboxItems, pendingNotices, profileView, sessionView, transcriptPage } from './views';
 import { searchSessions } from './search';
 import { catalogRootViews } from './catalog-roots';
 import { createPreferenceStore, type PreferenceStore } from './preferences';
@@ -56,9 +56,14 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       generatedAt: now(),
     }),
     'sessions:get': async ({ sessionKey }) => view(session(sessionKey)),
+    'sessions:seen': async ({ sessionKey }) => {
+      gw.status.seen(session(sessionKey).key);
+      return { seen: true };
+    },
     'transcript:page': async ({ sessionKey, beforeId, limit }) => {
       const info = session(sessionKey);
-      return gw.transcripts.page(info.key, { ...(beforeId !== undefined ? { beforeId } : {}), limit });
+      const page = gw.transcripts.page(info.key, { ...(beforeId !== undefined ? { beforeId } : {}), limit });
+      return transcriptPage(gw, info.key, page, beforeId === undefined);
     },
     'human:send': async ({ sessionKey, text }) => {
       const info = session(sessionKey);
@@ -66,6 +71,7 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       return { accepted: true };
     },
     'runs:cancel': async ({ sessionKey }) => ({ cancelled: gw.runtime.cancel(session(sessionKey).key) }),
+    'runs:retry': async ({ sessionKey }) => ({ retried: gw.runtime.retry(session(sessionKey).key) }),
     'goals:set': async ({ sessionKey, objective, status }) => {
       const info = session(sessionKey);
       return gw.goals.set(
@@ -104,6 +110,11 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       };
     },
     'inbox:list': async () => inboxItems(gw, dismissals),
+    'inbox:history': async ({ beforeId, limit }) => ({
+      // Pending notices head the first page only.
+      pending: beforeId === undefined ? pendingNotices(gw) : [],
+      ...gw.noticeHistory.page({ ...(beforeId !== undefined ? { beforeId } : {}), limit }),
+    }),
     'inbox:dismiss': async ({ id }) => {
       dismissals.add(id, now());
       return { dismissed: true };

@@ -6,6 +6,7 @@ import { migration003 } from './003-catalog';
 import { migration004 } from './004-ui';
 import { migration005 } from './005-catalog-provider-ids';
 import { migration006 } from './006-search-preferences';
+import { migration007 } from './007-supervision';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,
@@ -14,4 +15,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration004,
   migration005,
   migration006,
+  migration007,
 ];

@@ -15,6 +15,7 @@ export interface AcpPlanEntry {
  */
 export type AcpUpdate =
   | { kind: 'message'; text: string }
+  | { kind: 'thought'; text: string }
   | { kind: 'tool_call'; toolCallId: string; title: string; status: AcpToolStatus }
   | { kind: 'tool_call_update'; toolCallId: string; title: string; status: AcpToolStatus }
   | { kind: 'plan'; entries: AcpPlanEntry[] };

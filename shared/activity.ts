@@ -1,6 +1,6 @@
 // The one-line "last activity" a fleet row shows, computed the same way by the gateway (for the
 // snapshot) and the renderer (from pushed events).
-import type { LiveStream, TranscriptMessage } from './ipc/types';
+import type { LiveOutput, LiveStream, TranscriptMessage } from './ipc/types';
 
 /** Characters of an activity line. */
 export const ACTIVITY_CHARS = 160;
@@ -34,4 +34,29 @@ export function messageActivity(
   if (line) return line;
   const call = m.toolCalls?.[m.toolCalls.length - 1];
   return call ? `→ ${call.name}` : '';
+}
+
+/** Characters of a running step's text (and thinking) kept, in the gateway and the page alike. */
+export const LIVE_TAIL_CHARS = 16_384;
+
+const tail = (s: string) => (s.length > LIVE_TAIL_CHARS ? s.slice(s.length - LIVE_TAIL_CHARS) : s);
+
+/**
+ * A running step after one more delta (a new step when the run changed), and the activity line
+ * it leaves ('' when none). Never mutates `step`.
+ */
+export function appendLive(
+  step: LiveOutput | undefined,
+  runId: string,
+  stream: LiveStream,
+  text: string,
+): { step: LiveOutput; line: string } {
+  const next = step && step.runId === runId ? { ...step } : { runId, text: '', thinking: '' };
+  if (stream === 'text') next.text = tail(next.text + text);
+  else if (stream === 'thinking') next.thinking = tail(next.thinking + text);
+  const line = liveActivity(
+    stream,
+    stream === 'text' ? next.text : stream === 'thinking' ? next.thinking : text,
+  );
+  return { step: next, line: line === '→ ' ? '' : line };
 }

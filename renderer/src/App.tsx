@@ -129,9 +129,15 @@ export function App() {
   const paletteOpen = useUi((s) => s.paletteOpen);
   const error = useUi((s) => s.error);
   const setError = useUi((s) => s.setError);
-  const noticeCount = useInbox((s) => s.items.length);
+  const queuedCount = useInbox((s) => s.items.length);
   const permissionCount = usePermissions((s) => s.requests.length);
-  const inboxCount = noticeCount + permissionCount;
+  // What waits for the person: counted in the nav, the window title and (Electron) the dock badge.
+  const inboxCount = queuedCount + permissionCount;
+  const flashText = useUi((s) => s.flashText);
+  useEffect(() => {
+    document.title =
+      inboxCount > 0 ? `(${inboxCount}) Sightline — ${inboxCount} waiting for you` : 'Sightline';
+  }, [inboxCount]);
 
   useEffect(() => {
     const stop = startLive();
@@ -198,6 +204,11 @@ export function App() {
         <Sidebar />
         <main className="content">{loaded ? <Main /> : <p className="pad muted">Connecting…</p>}</main>
       </div>
+      {flashText && (
+        <div className="flash" role="status" data-testid="flash">
+          {flashText}
+        </div>
+      )}
       {paletteOpen && <CommandPalette />}
     </div>
   );

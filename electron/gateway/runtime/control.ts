@@ -8,7 +8,7 @@ import type { RunStore } from './runs';
 import type { TurnEngine } from './turns';
 import type { SessionStore } from '../sessions/store';
 import { randomUUID } from 'node:crypto';
-import { parseSessionKey } from '../../../shared/session-keys';
+import { parseSessionKey, runsOwnTurns } from '../../../shared/session-keys';
 
 export interface RunControlDeps {
   engine: TurnEngine;
@@ -47,10 +47,7 @@ export function createRunControl(deps: RunControlDeps) {
     },
     idle: () => engine.idle(),
     /** A native session can run its failed turn again; ACP children and adopted sessions cannot. */
-    retryable(sessionKey: string): boolean {
-      const kind = parseSessionKey(sessionKey).kind;
-      return kind === 'main' || kind === 'subagent' || kind === 'other';
-    },
+    retryable: (sessionKey: string): boolean => runsOwnTurns(sessionKey),
     /**
      * Runs a failed session's turn again, on the transcript as it is. A spawned child reports the
      * new run to its parent as the first one would have. False when nothing failed or it cannot.
@@ -58,7 +55,7 @@ export function createRunControl(deps: RunControlDeps) {
     retry(sessionKey: string): boolean {
       const key = normalizeSessionKey(sessionKey);
       const session = deps.store.get(key);
-      if (!session || !this.retryable(key) || sessionStatus(key) !== 'failed') return false;
+      if (!session || !runsOwnTurns(key) || sessionStatus(key) !== 'failed') return false;
       if (session.parentKey && parseSessionKey(key).kind === 'subagent') {
         const runId = randomUUID();
         runs.start(runId, key, 'queued', deps.now());

@@ -3,14 +3,9 @@
 // batches them per frame). Kept in memory only, as bounded tails, so a page opened mid-run shows
 // the step so far; never written to the signal log or the logs. It also keeps each session's
 // last activity line for the fleet.
-import { liveActivity, messageActivity } from '../../../shared/activity';
+import { appendLive, messageActivity } from '../../../shared/activity';
 import type { LiveOutput, LiveStream } from '../../../shared/ipc/types';
 import type { GatewayEvent, TranscriptMessage } from '../types';
-
-/** Characters of a step's text (and thinking) kept for a page opened mid-run. */
-export const LIVE_TAIL_CHARS = 16_384;
-
-const tail = (s: string) => (s.length > LIVE_TAIL_CHARS ? s.slice(s.length - LIVE_TAIL_CHARS) : s);
 
 export type LiveOutputs = ReturnType<typeof createLiveOutputs>;
 
@@ -22,24 +17,15 @@ export function createLiveOutputs(emit: (e: GatewayEvent) => void) {
     /** A provider (or an ACP agent) streamed `text` on `stream` for the session's run. */
     delta(sessionKey: string, runId: string, stream: LiveStream, text: string): void {
       if (!text) return;
-      let l = live.get(sessionKey);
-      if (!l || l.runId !== runId) live.set(sessionKey, (l = { runId, text: '', thinking: '' }));
-      if (stream === 'text') l.text = tail(l.text + text);
-      else if (stream === 'thinking') l.thinking = tail(l.thinking + text);
-      const line = liveActivity(
-        stream,
-        stream === 'text' ? l.text : stream === 'thinking' ? l.thinking : text,
-      );
-      if (line && line !== '→ ') activity.set(sessionKey, line);
+      const { step, line } = appendLive(live.get(sessionKey), runId, stream, text);
+      live.set(sessionKey, step);
+      if (line) activity.set(sessionKey, line);
       emit({ type: 'run:delta', sessionKey, runId, stream, text });
     },
     /** A message landed in the transcript: the step's streamed output is now that message. */
     landed(message: TranscriptMessage): void {
       const l = live.get(message.sessionKey);
-      if (l && message.role === 'assistant') {
-        l.text = '';
-        l.thinking = '';
-      }
+      if (l && message.role === 'assistant') live.set(message.sessionKey, { ...l, text: '', thinking: '' });
       const line = messageActivity(message);
       if (line) activity.set(message.sessionKey, line);
     },

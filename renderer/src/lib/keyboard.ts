@@ -1,6 +1,6 @@
 // Global shortcuts. Letters act only when focus is not in a text field.
 import { useUi } from '../stores/ui';
-import { nextNeedingAttention, stepSession } from '../features/palette/commands';
+import { goToNextNeedingYou, stepSession } from '../features/palette/commands';
 
 function typing(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -34,7 +34,7 @@ export function onGlobalKey(e: KeyboardEvent): void {
   };
   switch (e.key) {
     case 'n':
-      go(nextNeedingAttention());
+      if (goToNextNeedingYou()) focusSelectedRow();
       break;
     case 'j':
       go(stepSession(1));

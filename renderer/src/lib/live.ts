@@ -6,11 +6,13 @@ import { useFleet } from '../stores/fleet';
 import { useInbox } from '../stores/inbox';
 import { usePermissions } from '../stores/permissions';
 import { useTranscript } from '../stores/transcript';
+import { useLive } from '../stores/live';
 import { useTimeline } from '../stores/timeline';
 import { useWatchers } from '../stores/watchers';
 
 export function applyAll(events: GatewayEvent[]): void {
   useFleet.getState().applyEvents(events);
+  useLive.getState().applyEvents(events);
   useTranscript.getState().applyEvents(events);
   useTimeline.getState().applyEvents(events);
   useWatchers.getState().applyEvents(events);

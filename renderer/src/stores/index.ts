@@ -1,6 +1,7 @@
 import { useCatalog } from './catalog';
 import { useFleet } from './fleet';
 import { useInbox } from './inbox';
+import { useLive } from './live';
 import { usePermissions } from './permissions';
 import { usePreferences } from './preferences';
 import { useProfiles } from './profiles';
@@ -15,6 +16,7 @@ export {
   useCatalog,
   useFleet,
   useInbox,
+  useLive,
   usePermissions,
   usePreferences,
   useProfiles,
@@ -32,6 +34,7 @@ export function resetStores(): void {
     useCatalog,
     useFleet,
     useInbox,
+    useLive,
     usePermissions,
     usePreferences,
     useProfiles,

@@ -4,7 +4,8 @@ import { useTranscript } from '../../stores/transcript';
 import { useTimeline } from '../../stores/timeline';
 import { useWatchers } from '../../stores/watchers';
 import { useUi, type SessionTab } from '../../stores/ui';
-import { AlertBadge, Kbd, NoticeBadge, RunBadge, VersionBadge } from '../../components/Badges';
+import { AlertBadge, Kbd, NoticeBadge, RunBadge, StatusBadge, VersionBadge } from '../../components/Badges';
+import { StatusBanner, useMarkSeen } from './StatusBanner';
 import { errorMessage } from '../../lib/api';
 import { sessionTitle, tokens } from '../../lib/format';
 import { Transcript } from './Transcript';
@@ -26,6 +27,7 @@ export function SessionPane({ sessionKey }: { sessionKey: string }) {
   const setTab = useUi((st) => st.setTab);
   const setError = useUi((st) => st.setError);
   const cancelRun = useTranscript((st) => st.cancelRun);
+  useMarkSeen(s);
 
   useEffect(() => {
     const fail = (err: unknown) => setError(errorMessage(err));
@@ -47,6 +49,7 @@ export function SessionPane({ sessionKey }: { sessionKey: string }) {
           </div>
         </div>
         <div className="session-meta">
+          <StatusBadge status={s.status} />
           <RunBadge status={s.runStatus} />
           <VersionBadge version={s.stateVersion} />
           <NoticeBadge count={s.pendingNotices} />
@@ -71,6 +74,7 @@ export function SessionPane({ sessionKey }: { sessionKey: string }) {
       </header>
       <GoalEditor key={`${s.key}:${s.goal?.updatedAt ?? 0}`} sessionKey={s.key} goal={s.goal} />
       <PermissionBanner sessionKey={s.key} />
+      <StatusBanner s={s} />
       <div className="tabs" role="tablist" aria-label="Session views">
         {TABS.map((t) => (
           <button

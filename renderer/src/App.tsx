@@ -18,6 +18,8 @@ import { startDemo } from './features/palette/commands';
 import { Kbd } from './components/Badges';
 import { ThemeToggle } from './components/ThemeToggle';
 import { usePreferences } from './stores/preferences';
+import { windowTitle } from '../../shared/notification-policy';
+import { startNotifications } from './lib/notify';
 
 function EmptyState() {
   const starting = useFleet((s) => s.demoStarting);
@@ -134,9 +136,10 @@ export function App() {
   // What waits for the person: counted in the nav, the window title and (Electron) the dock badge.
   const inboxCount = queuedCount + permissionCount;
   const flashText = useUi((s) => s.flashText);
+  const mode = useUi((s) => s.app?.mode);
+  useEffect(() => (mode ? startNotifications(mode) : undefined), [mode]);
   useEffect(() => {
-    document.title =
-      inboxCount > 0 ? `(${inboxCount}) Sightline — ${inboxCount} waiting for you` : 'Sightline';
+    document.title = windowTitle(inboxCount);
   }, [inboxCount]);
 
   useEffect(() => {

@@ -27,6 +27,7 @@ export const CHANNELS = {
   agentsList: 'agents:list',
   agentsSave: 'agents:save',
   appInfo: 'app:info',
+  uiViewing: 'ui:viewing',
   acpProfilesList: 'acp:profiles:list',
   acpProfilesSave: 'acp:profiles:save',
   acpProfilesRemove: 'acp:profiles:remove',

@@ -48,6 +48,7 @@ export interface ResultMap {
   'agents:list': AgentView[];
   'agents:save': AgentView;
   'app:info': AppInfo;
+  'ui:viewing': { viewing: true };
   'acp:profiles:list': AcpProfileView[];
   'acp:profiles:save': AcpProfileView;
   'acp:profiles:remove': { removed: boolean };

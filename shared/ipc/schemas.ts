@@ -162,6 +162,8 @@ export const SCHEMAS = {
       .optional(),
   }),
   'app:info': empty,
+  /** The session on the person's screen (absent: none), so no notification is shown for it. */
+  'ui:viewing': z.strictObject({ sessionKey: sessionKey.optional() }),
   'acp:profiles:list': empty,
   'acp:profiles:save': z.strictObject({
     id: profileId,

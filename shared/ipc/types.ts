@@ -334,7 +334,9 @@ export type GatewayEvent =
   | { type: 'run:delta'; sessionKey: string; runId: string; stream: LiveStream; text: string }
   | { type: 'session:status'; sessionKey: string; status: SessionStatusView }
   | { type: 'notice:delivered'; delivery: NoticeDelivery }
-  | { type: 'notice:reconciled'; delivery: NoticeDelivery };
+  | { type: 'notice:reconciled'; delivery: NoticeDelivery }
+  /** Sent by the Electron shell (not the gateway): the person clicked a notification about it. */
+  | { type: 'ui:open'; sessionKey: string };
 
 /** A permission question from an ACP child, waiting for the person (and nobody else). */
 export interface PermissionRequestView {

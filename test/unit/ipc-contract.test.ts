@@ -66,6 +66,7 @@ describe('IPC contract types', () => {
       'sessions:seen',
       'timeline:page',
       'transcript:page',
+      'ui:viewing',
       'watchers:get',
     ]);
     for (const c of CHANNEL_LIST) expect(c).toMatch(/^[a-z]+(:[a-z]+)?:[a-z]+$/);
@@ -134,6 +135,7 @@ describe('IPC contract types', () => {
     expectTypeOf<ArgsOf<'prefs:get'>>().toEqualTypeOf<Empty>();
     expectTypeOf<ArgsOf<'catalog:roots'>>().toEqualTypeOf<Empty>();
     expectTypeOf<ArgsOf<'demo:reset'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ArgsOf<'ui:viewing'>>().toEqualTypeOf<{ sessionKey?: string | undefined }>();
     expectTypeOf<ArgsOf<'sessions:seen'>>().toEqualTypeOf<{ sessionKey: string }>();
     expectTypeOf<ArgsOf<'runs:retry'>>().toEqualTypeOf<{ sessionKey: string }>();
     expectTypeOf<ArgsOf<'inbox:history'>>().toEqualTypeOf<{
@@ -162,6 +164,7 @@ describe('IPC contract types', () => {
     expectTypeOf<ResultOf<'catalog:adopt'>>().toEqualTypeOf<SessionView>();
     expectTypeOf<ResultOf<'demo:start'>>().toEqualTypeOf<DemoFleet>();
     expectTypeOf<ResultOf<'demo:reset'>>().toEqualTypeOf<DemoFleet>();
+    expectTypeOf<ResultOf<'ui:viewing'>>().toEqualTypeOf<{ viewing: true }>();
     expectTypeOf<ResultOf<'sessions:seen'>>().toEqualTypeOf<{ seen: true }>();
     expectTypeOf<ResultOf<'runs:retry'>>().toEqualTypeOf<{ retried: boolean }>();
     expectTypeOf<ResultOf<'inbox:history'>>().toEqualTypeOf<NoticeHistory>();

@@ -31,6 +31,8 @@ export interface ApiOptions {
 
 export interface ApiHandlers {
   handlers: HandlerMap;
+  /** The session the person looks at, as the renderer last said (`ui:viewing`). */
+  viewing(): string | undefined;
   dispatch(channel: unknown, rawArgs: unknown): Promise<Envelope<unknown>>;
 }
 
@@ -40,6 +42,7 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
   const dismissals = opts.dismissals ?? createMemoryDismissalStore();
   const now = opts.now ?? Date.now;
   const preferences = opts.preferences ?? createPreferenceStore(gw.db);
+  let viewing: string | undefined;
 
   const session = (rawKey: string): SessionInfo => {
     const key = normalizeSessionKey(rawKey);
@@ -146,6 +149,10 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       return agentView(saved);
     },
     'app:info': async () => opts.app,
+    'ui:viewing': async ({ sessionKey }) => {
+      viewing = sessionKey === undefined ? undefined : normalizeSessionKey(sessionKey);
+      return { viewing: true };
+    },
     'acp:profiles:list': async () => gw.acp.profiles.list().map(profileView),
     'acp:profiles:save': async ({ id, name, command, args, env, cwd }) =>
       profileView(gw.acp.profiles.save({ id, name, command, args, env, ...(cwd ? { cwd } : {}) })),
@@ -174,5 +181,5 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
     }
   }
 
-  return { handlers, dispatch };
+  return { handlers, dispatch, viewing: () => viewing };
 }

@@ -6,6 +6,7 @@ import { errorMessage } from '../../lib/api';
 import { AcpProfiles } from './AcpProfiles';
 import { Retention } from './Retention';
 import { Appearance } from './Appearance';
+import { Notifications } from './Notifications';
 
 function AgentForm({ agent }: { agent: AgentView }) {
   const save = useSettings((s) => s.save);
@@ -147,6 +148,7 @@ export function Settings() {
         <AgentForm key={`${a.id}:${a.hasApiKey}`} agent={a} />
       ))}
       <AcpProfiles />
+      <Notifications />
       <Appearance />
       <Retention />
     </section>

@@ -50,7 +50,8 @@ export function SessionPane({ sessionKey }: { sessionKey: string }) {
         </div>
         <div className="session-meta">
           <StatusBadge status={s.status} />
-          <RunBadge status={s.runStatus} />
+          {/* The status says running/failed/idle; the run badge adds what it cannot: cancelled, never ran. */}
+          {(s.runStatus === 'cancelled' || s.runStatus === 'none') && <RunBadge status={s.runStatus} />}
           <VersionBadge version={s.stateVersion} />
           <NoticeBadge count={s.pendingNotices} />
           {s.alert && <AlertBadge summary={s.alert.summary} />}

@@ -3,7 +3,9 @@
 // between <!-- bench:start --> and <!-- bench:end --> in README.md (test/bench/results.md when
 // there is no README). `npm run bench -- state` runs only the modules whose name contains "state".
 //
-// A module exports `async function run(): Promise<Record<string, string | number>>`.
+// A module exports `async function run()`, resolving to flat figures
+// (`Record<string, string | number>`) or to a BenchResult: figures and tables (cost curves,
+// side-by-side comparisons), which are written first.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,7 +13,20 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 type Figures = Record<string, string | number>;
-type BenchModule = { run?: () => Promise<Figures> };
+export interface BenchTable {
+  title: string;
+  columns: string[];
+  rows: (string | number)[][];
+  note?: string;
+}
+export interface BenchResult {
+  figures?: Figures;
+  tables?: BenchTable[];
+}
+type BenchModule = { run?: () => Promise<Figures | BenchResult> };
+
+const isResult = (r: Figures | BenchResult): r is BenchResult =>
+  Array.isArray((r as BenchResult).tables) || typeof (r as BenchResult).figures === 'object';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
@@ -19,13 +34,14 @@ const START = '<!-- bench:start -->';
 const END = '<!-- bench:end -->';
 const CHILD_FLAG = '--bench-child';
 
-async function runModule(file: string): Promise<Figures> {
+async function runModule(file: string): Promise<BenchResult> {
   const mod = (await import(pathToFileURL(file).href)) as BenchModule;
   if (typeof mod.run !== 'function') throw new Error(`${path.basename(file)} exports no run()`);
-  return mod.run();
+  const r = await mod.run();
+  return isResult(r) ? r : { figures: r };
 }
 
-function runInChild(file: string): Figures {
+function runInChild(file: string): BenchResult {
   const out = path.join(os.tmpdir(), `sightline-bench-${process.pid}-${path.basename(file)}.json`);
   const r = spawnSync(
     process.execPath,
@@ -37,7 +53,7 @@ function runInChild(file: string): Figures {
   );
   try {
     if (r.status !== 0) throw new Error(`${path.basename(file)} failed (exit ${r.status ?? r.signal})`);
-    return JSON.parse(fs.readFileSync(out, 'utf8')) as Figures;
+    return JSON.parse(fs.readFileSync(out, 'utf8')) as BenchResult;
   } finally {
     fs.rmSync(out, { force: true });
   }
@@ -49,14 +65,32 @@ function format(v: string | number): string {
   return v.toLocaleString('en-US', { maximumFractionDigits: Math.abs(v) < 10 ? 2 : 1 });
 }
 
-function table(results: { name: string; figures: Figures }[]): string {
+const cell = (v: string | number) => format(v).replace(/\|/g, '\\|');
+
+function table(results: { name: string; result: BenchResult }[]): string {
   const rows = ['| benchmark | metric | result |', '| --- | --- | --- |'];
   for (const r of results) {
-    for (const [metric, value] of Object.entries(r.figures)) {
-      rows.push(`| ${r.name} | ${metric.replace(/\|/g, '\\|')} | ${format(value).replace(/\|/g, '\\|')} |`);
+    for (const [metric, value] of Object.entries(r.result.figures ?? {})) {
+      rows.push(`| ${r.name} | ${cell(metric)} | ${cell(value)} |`);
     }
   }
-  return rows.join('\n');
+  return rows.length > 2 ? rows.join('\n') : '';
+}
+
+function curves(results: { name: string; result: BenchResult }[]): string {
+  const out: string[] = [];
+  for (const r of results)
+    for (const t of r.result.tables ?? []) {
+      out.push(
+        `**${t.title}**`,
+        '',
+        `| ${t.columns.map(cell).join(' | ')} |`,
+        `|${' --- |'.repeat(t.columns.length)}`,
+      );
+      for (const row of t.rows) out.push(`| ${row.map(cell).join(' | ')} |`);
+      out.push('', ...(t.note ? [t.note, ''] : []));
+    }
+  return out.join('\n');
 }
 
 function machine(): string {
@@ -98,24 +132,27 @@ async function main(): Promise<void> {
     .map((f) => path.join(here, f));
   if (files.length === 0) throw new Error('no test/bench/*.bench.ts module matched');
 
-  const results: { name: string; figures: Figures }[] = [];
+  const results: { name: string; result: BenchResult }[] = [];
   let failed = 0;
   for (const file of files) {
     const name = path.basename(file, '.bench.ts');
     console.log(`\n▶ ${name}`);
     const t = performance.now();
     try {
-      const figures = runInChild(file);
-      results.push({ name, figures });
+      results.push({ name, result: runInChild(file) });
       console.log(`  done in ${((performance.now() - t) / 1000).toFixed(1)} s`);
     } catch (err) {
       failed++;
-      results.push({ name, figures: { error: err instanceof Error ? err.message : String(err) } });
+      results.push({
+        name,
+        result: { figures: { error: err instanceof Error ? err.message : String(err) } },
+      });
       console.error(`  ${name}: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
-  const body = `${table(results)}\n\n_${machine()}; ${new Date().toISOString().slice(0, 10)}._`;
+  const stamp = `_${machine()}; ${new Date().toISOString().slice(0, 10)}._`;
+  const body = `${stamp}\n\n${curves(results)}${table(results)}\n\n${stamp}`;
   console.log(`\n${body}\n`);
   const readme = path.join(root, 'README.md');
   const partial = filters.length > 0;

@@ -98,6 +98,7 @@ function fakeGateway() {
     sessions: { get: (k) => sessions.find((s) => s.key === k), list: () => sessions },
     state: {
       version: (k) => (k === 'agent:main:subagent:w' ? 5 : 0),
+      versions: () => new Map([['main:agent:main:subagent:w', 5]]),
       timeline: (k, o) =>
         (k === 'agent:main:adopted:codex:t-1' ? [missing] : rows)
           .filter((r) => o.beforeSequence === undefined || r.sequence < o.beforeSequence)
@@ -145,6 +146,12 @@ function fakeGateway() {
         input: (runs[k] ?? []).reduce((n, r) => n + r.inputTokens, 0),
         output: (runs[k] ?? []).reduce((n, r) => n + r.outputTokens, 0),
       }),
+      overview(keys) {
+        const r = this as GatewayApi['runtime'];
+        return new Map(
+          keys.map((k) => [k, { run: r.status(k), status: r.sessionStatus(k), tokens: r.tokens(k) }]),
+        );
+      },
       cancel: () => false,
       retryable: (k) => !k.includes(':adopted:'),
       retry: () => false,
@@ -180,6 +187,7 @@ function fakeGateway() {
     },
     goals: {
       get: () => undefined,
+      all: () => new Map(),
       set: (_k, g) => ({ objective: g.objective ?? '', status: g.status ?? 'active', updatedAt: 7 }),
       clear: () => {
         throw new Error('boom');

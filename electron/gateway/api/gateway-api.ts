@@ -21,6 +21,7 @@ import type {
 } from '../types';
 import type Database from 'better-sqlite3';
 import type { StateEventRow } from '../../../shared/domain';
+import type { RunOverview } from '../runtime/control';
 import type { MessageHit } from '../sessions/transcripts';
 import type { LiveOutput, NoticeDelivery, SessionStatusView } from '../../../shared/ipc/types';
 
@@ -31,7 +32,8 @@ export interface GatewayApi {
   db?: Database.Database;
   /** One derived status per session (issue 17.2). */
   status: {
-    get(sessionKey: string): SessionStatusView;
+    /** `known`: the session's live-or-latest run when the caller has it (null: never ran); saves a query. */
+    get(sessionKey: string, known?: RunInfo | null): SessionStatusView;
     /** The person opened the session. */
     seen(sessionKey: string): void;
   };
@@ -51,6 +53,8 @@ export interface GatewayApi {
   };
   state: {
     version(sessionKey: string, agentId?: string): number;
+    /** Every state version, keyed by versionKey(sessionKey, agentId). */
+    versions(): Map<string, number>;
     timeline(
       sessionKey: string,
       opts: {
@@ -93,6 +97,8 @@ export interface GatewayApi {
     sessionStatus(sessionKey: string): RunStatus;
     /** Totals over all of the session's runs. */
     tokens(sessionKey: string): { input: number; output: number };
+    /** status, sessionStatus and tokens of many sessions at once. */
+    overview(sessionKeys: string[]): Map<string, RunOverview>;
     cancel(sessionKey: string): boolean;
     retryable(sessionKey: string): boolean;
     /** Runs a failed session's turn again; false when nothing failed or it cannot. */
@@ -115,6 +121,7 @@ export interface GatewayApi {
   };
   goals: {
     get(sessionKey: string): Goal | undefined;
+    all(): Map<string, Goal>;
     set(sessionKey: string, goal: { objective?: string; status?: GoalStatus }, actor: Actor): Goal;
     clear(sessionKey: string, actor: Actor): void;
   };

@@ -10,7 +10,15 @@ import { GatewayError, toIpcError } from '../errors';
 import type { SessionInfo } from '../types';
 import type { Actor, GatewayApi } from './gateway-api';
 import { createMemoryDismissalStore, type DismissalStore } from './dismissals';
-import { agentView, inboxItems, pendingNotices, profileView, sessionView, transcriptPage } from './views';
+import {
+  agentView,
+  fleetViews,
+  inboxItems,
+  pendingNotices,
+  profileView,
+  sessionView,
+  transcriptPage,
+} from './views';
 import { searchSessions } from './search';
 import { catalogRootViews } from './catalog-roots';
 import { createPreferenceStore, type PreferenceStore } from './preferences';
@@ -55,7 +63,7 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
   const handlers: HandlerMap = {
     'fleet:snapshot': async () => ({
       agents: gw.agents.list().map(agentView),
-      sessions: gw.sessions.list().map(view),
+      sessions: fleetViews(gw, dismissals),
       generatedAt: now(),
     }),
     'sessions:get': async ({ sessionKey }) => view(session(sessionKey)),

@@ -35,6 +35,12 @@ export function applyPragmas(db: Db): void {
   // NORMAL is durable across application crashes in WAL mode; only an OS crash can lose the
   // last commits, never corrupt the file.
   db.pragma('synchronous = NORMAL');
+  // A checkpoint every 10,000 WAL pages (about 40 MB), not SQLite's default 1,000. Commits never
+  // wait for the disk in WAL mode with NORMAL; checkpoints do (two fsyncs, 2–3 ms each here), and
+  // with the default an append paid ~45 µs on average for them, more than for everything else it
+  // writes. Fewer checkpoints also copy each hot page (heads, cursors, index leaves) back fewer
+  // times. The price: a WAL file of up to ~40 MB beside the database (docs/perf.md).
+  db.pragma('wal_autocheckpoint = 10000');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
 }

@@ -21,16 +21,28 @@ export interface RunControlDeps {
 
 export type RunControl = ReturnType<typeof createRunControl>;
 
+/** One session's run facts, as the fleet shows them. */
+export interface RunOverview {
+  run: RunInfo | undefined;
+  status: RunStatus;
+  tokens: { input: number; output: number };
+}
+
 export function createRunControl(deps: RunControlDeps) {
   const { engine, runs } = deps;
+
+  // A live turn decides, else the latest recorded run (read only when needed).
+  const statusOf = (key: string, latest: () => RunInfo | undefined): RunStatus => {
+    const live = engine.status(key);
+    if (live.busy) return live.run?.status ?? 'running';
+    if (live.queued > 0) return 'queued';
+    return latest()?.status ?? 'idle';
+  };
 
   /** Queued while a turn waits; `idle` also when the session never ran. */
   const sessionStatus = (sessionKey: string): RunStatus => {
     const key = normalizeSessionKey(sessionKey);
-    const live = engine.status(key);
-    if (live.busy) return live.run?.status ?? 'running';
-    if (live.queued > 0) return 'queued';
-    return runs.latest(key)?.status ?? 'idle';
+    return statusOf(key, () => runs.latest(key));
   };
 
   return {
@@ -68,6 +80,20 @@ export function createRunControl(deps: RunControlDeps) {
     /** One heartbeat turn now (what a wake or the timer does); resolves when it is done. */
     heartbeat: (sessionKey: string) => engine.enqueue(normalizeSessionKey(sessionKey), { kind: 'heartbeat' }),
     tokens: (sessionKey: string) => runs.totals(normalizeSessionKey(sessionKey)),
+    /** status, sessionStatus and tokens of many sessions with one query (the fleet snapshot). */
+    overview(sessionKeys: string[]): Map<string, RunOverview> {
+      const persisted = runs.summaries();
+      const out = new Map<string, RunOverview>();
+      for (const key of sessionKeys) {
+        const p = persisted.get(key);
+        out.set(key, {
+          run: engine.status(key).run ?? p?.latest,
+          status: statusOf(key, () => p?.latest),
+          tokens: p ? { input: p.input, output: p.output } : { input: 0, output: 0 },
+        });
+      }
+      return out;
+    },
     /** Run status and goal: what the session tools add to a session's description. */
     describe(key: string): Record<string, unknown> {
       const goal = deps.goals.get(key);

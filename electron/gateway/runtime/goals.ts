@@ -40,6 +40,9 @@ export function createGoals(deps: GoalsDeps) {
        ON CONFLICT (session_key) DO UPDATE SET objective = excluded.objective, status = excluded.status, updated_at = excluded.updated_at`,
     ),
     remove: db.prepare(`DELETE FROM session_goals WHERE session_key = ?`),
+    all: db.prepare<[], { session_key: string; objective: string; status: GoalStatus; updated_at: number }>(
+      `SELECT session_key, objective, status, updated_at FROM session_goals`,
+    ),
   };
 
   const record = (sessionKey: string, summary: string, actor: GoalActor) => {
@@ -71,6 +74,14 @@ export function createGoals(deps: GoalsDeps) {
 
   return {
     get,
+    /** Every session's goal (the fleet snapshot). */
+    all(): Map<string, Goal> {
+      return new Map(
+        s.all
+          .all()
+          .map((r) => [r.session_key, { objective: r.objective, status: r.status, updatedAt: r.updated_at }]),
+      );
+    },
     set(sessionKey: string, input: { objective?: string; status?: GoalStatus }, actor: GoalActor): Goal {
       const key = normalizeSessionKey(sessionKey);
       if (!store.get(key)) throw notFound(`Unknown sessionKey: ${sessionKey}`);

@@ -47,6 +47,13 @@ export function createRunStore(db: Db) {
     totals: db.prepare<[string], { input: number; output: number }>(
       `SELECT coalesce(sum(input_tokens), 0) AS input, coalesce(sum(output_tokens), 0) AS output FROM runs WHERE session_key = ?`,
     ),
+    // Every session's latest run (same order as `latest`) with its token totals, in one pass.
+    summaries: db.prepare<[], RunDbRow & { total_input: number; total_output: number }>(
+      `SELECT * FROM (SELECT *, row_number() OVER w AS n, sum(input_tokens) OVER s AS total_input,
+         sum(output_tokens) OVER s AS total_output FROM runs
+         WINDOW w AS (PARTITION BY session_key ORDER BY started_at DESC, rowid DESC), s AS (PARTITION BY session_key))
+       WHERE n = 1`,
+    ),
     // Runs left 'running' or 'queued' by a crash are failed at start-up, never resumed silently.
     interrupted: db.prepare(
       `UPDATE runs SET status = 'failed', outcome = 'error', error = 'interrupted by a restart', ended_at = ?
@@ -80,6 +87,13 @@ export function createRunStore(db: Db) {
     },
     list: (sessionKey: string, limit = 50) => s.forSession.all(sessionKey, limit).map(toRun),
     totals: (sessionKey: string) => s.totals.get(sessionKey)!,
+    /** Latest run and token totals of every session that ran (the fleet snapshot). */
+    summaries(): Map<string, { latest: RunInfo; input: number; output: number }> {
+      const out = new Map<string, { latest: RunInfo; input: number; output: number }>();
+      for (const r of s.summaries.all())
+        out.set(r.session_key, { latest: toRun(r), input: r.total_input, output: r.total_output });
+      return out;
+    },
     failInterrupted: (at: number) => s.interrupted.run(at).changes,
     /** Part of deleting a session (inside its transaction). */
     deleteSession: (sessionKey: string) => void s.removeSession.run(sessionKey),

@@ -25,20 +25,27 @@ const same = (a: SessionStatusView | undefined, b: SessionStatusView) =>
   !!a && a.status === b.status && a.reason === b.reason && a.runId === b.runId && a.since === b.since;
 
 export function createStatusTracker(deps: StatusDeps) {
-  const seenGet = deps.db.prepare<[string], { seen_at: number }>(
-    `SELECT seen_at FROM ui_session_seen WHERE session_key = ?`,
-  );
   const seenPut = deps.db.prepare(
     `INSERT INTO ui_session_seen (session_key, seen_at) VALUES (?, ?)
      ON CONFLICT (session_key) DO UPDATE SET seen_at = max(seen_at, excluded.seen_at)`,
   );
   const seenDelete = deps.db.prepare(`DELETE FROM ui_session_seen WHERE session_key = ?`);
   const cache = new Map<string, SessionStatusView>();
+  // Read once: a snapshot of 10,000 sessions must not query per session (the fleet's first paint).
+  const seenAt = new Map(
+    deps.db
+      .prepare<[], { session_key: string; seen_at: number }>(
+        `SELECT session_key, seen_at FROM ui_session_seen`,
+      )
+      .all()
+      .map((r) => [r.session_key, r.seen_at]),
+  );
 
-  const derive = (key: string): SessionStatusView => {
+  /** `known`: the session's live-or-latest run when the caller has it (null: it never ran). */
+  const derive = (key: string, known?: RunInfo | null): SessionStatusView => {
     const waits = deps.pendingRequests().filter((r) => r.sessionKey === key);
     const live = deps.live(key);
-    const run = live.run ?? deps.latestRun(key);
+    const run = live.run ?? (known === undefined ? deps.latestRun(key) : (known ?? undefined));
     const runId = run ? { runId: run.runId } : {};
     if (waits.length > 0) {
       const first = waits[0]!;
@@ -57,8 +64,7 @@ export function createStatusTracker(deps: StatusDeps) {
         ...runId,
       };
     }
-    const seenAt = seenGet.get(key)?.seen_at ?? 0;
-    if (run?.status === 'idle' && run.endedAt !== undefined && run.endedAt > seenAt) {
+    if (run?.status === 'idle' && run.endedAt !== undefined && run.endedAt > (seenAt.get(key) ?? 0)) {
       return { status: 'done_unseen', since: run.endedAt, ...runId };
     }
     return { status: 'idle', since: run?.endedAt ?? 0 };
@@ -72,15 +78,17 @@ export function createStatusTracker(deps: StatusDeps) {
   };
 
   return {
-    get(key: string): SessionStatusView {
+    get(key: string, known?: RunInfo | null): SessionStatusView {
       let v = cache.get(key);
-      if (!v) cache.set(key, (v = derive(key)));
+      if (!v) cache.set(key, (v = derive(key, known)));
       return v;
     },
     refresh,
     /** The person opened the session: a finished run is no longer unseen. */
     seen(key: string): void {
-      seenPut.run(key, deps.now());
+      const at = deps.now();
+      seenPut.run(key, at);
+      seenAt.set(key, Math.max(at, seenAt.get(key) ?? 0));
       refresh(key);
     },
     /** Keeps statuses in step with the events that change them. */
@@ -95,6 +103,7 @@ export function createStatusTracker(deps: StatusDeps) {
           return refresh(e.sessionKey);
         case 'session:deleted':
           cache.delete(e.sessionKey);
+          seenAt.delete(e.sessionKey);
           seenDelete.run(e.sessionKey);
           return;
         default:

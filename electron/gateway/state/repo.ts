@@ -24,6 +24,13 @@ export interface CursorDbRow {
   updated_at: number;
 }
 
+interface HolderRow {
+  watcher_key: string;
+  last_seen: number;
+  notified: number;
+  updated_at: number;
+}
+
 export interface HeadDbRow {
   last_sequence: number;
   pruned_max_sequence: number;
@@ -31,6 +38,17 @@ export interface HeadDbRow {
 
 const EVENT_COLUMNS =
   'sequence, session_key, agent_id, kind, actor_type, actor_id, run_id, occurred_at, summary, payload';
+const PAGE_COLUMNS = 'sequence, kind, actor_type, actor_id, run_id, occurred_at, summary, payload';
+type PageRow = [number, EventKind, ActorType, string | null, string | null, number, string, string | null];
+
+/** A StateEvent from a raw page row (PAGE_COLUMNS order). */
+export function pageRowToEvent(r: PageRow): StateEvent {
+  const event: StateEvent = { sequence: r[0], kind: r[1], actorType: r[2], occurredAt: r[5], summary: r[6] };
+  if (r[3] !== null) event.actorId = r[3];
+  if (r[4] !== null) event.runId = r[4];
+  if (r[7] !== null) event.payload = JSON.parse(r[7]) as Record<string, unknown>;
+  return event;
+}
 
 export function toStateEvent(row: EventDbRow): StateEvent {
   const event: StateEvent = {
@@ -54,17 +72,21 @@ export type StateRepo = ReturnType<typeof createStateRepo>;
 
 export function createStateRepo(db: Db) {
   const s = {
-    insertEvent: db.prepare<unknown[], { sequence: number }>(
+    insertEvent: db.prepare<unknown[]>(
       `INSERT INTO session_state_events (session_key, agent_id, kind, actor_type, actor_id, run_id, occurred_at, summary, payload, dedupe_key)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING sequence`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     eventByDedupe: db.prepare<[string], EventDbRow>(
       `SELECT ${EVENT_COLUMNS} FROM session_state_events WHERE dedupe_key = ?`,
     ),
-    eventsAfter: db.prepare<[string, string, number, number], EventDbRow>(
-      `SELECT ${EVENT_COLUMNS} FROM session_state_events
+    // Arrays of the eight columns a StateEvent needs: decoding rows as objects costs three times
+    // as much, and the session is known (docs/perf.md).
+    eventsAfter: db
+      .prepare<[string, string, number, number], PageRow>(
+        `SELECT ${PAGE_COLUMNS} FROM session_state_events
        WHERE session_key = ? AND agent_id = ? AND sequence > ? ORDER BY sequence LIMIT ?`,
-    ),
+      )
+      .raw(),
     eventsBefore: db.prepare<[string, string, number, number], EventDbRow>(
       `SELECT ${EVENT_COLUMNS} FROM session_state_events
        WHERE session_key = ? AND agent_id = ? AND sequence < ? ORDER BY sequence DESC LIMIT ?`,
@@ -75,6 +97,11 @@ export function createStateRepo(db: Db) {
     head: db.prepare<[string, string], HeadDbRow>(
       `SELECT last_sequence, pruned_max_sequence FROM session_state_heads WHERE session_key = ? AND agent_id = ?`,
     ),
+    allHeads: db
+      .prepare<[], [string, string, number]>(
+        `SELECT session_key, agent_id, last_sequence FROM session_state_heads`,
+      )
+      .raw(),
     upsertHead: db.prepare(
       `INSERT INTO session_state_heads (session_key, agent_id, last_sequence) VALUES (?, ?, ?)
        ON CONFLICT (session_key, agent_id) DO UPDATE SET last_sequence = max(last_sequence, excluded.last_sequence)`,
@@ -101,15 +128,34 @@ export function createStateRepo(db: Db) {
       `INSERT INTO session_watch_cursors (watcher_key, target_key, last_seen, notified, material, updated_at)
        VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (watcher_key, target_key) DO NOTHING`,
     ),
-    updateCursor: db.prepare(
-      `UPDATE session_watch_cursors SET last_seen = ?, notified = ?, material = ?, updated_at = ?
-       WHERE watcher_key = ? AND target_key = ?`,
+    // The fan-out of a notify-eligible event to the cursors on its target, except the actor's (and
+    // a target's own): three statements whatever the number of watchers. Each sets only the columns
+    // that change, so an index is rewritten only when its key or condition really changes.
+    openNotices: db.prepare(
+      `UPDATE session_watch_cursors SET notified = ?
+       WHERE target_key = ? AND watcher_key IS NOT ? AND watcher_key <> target_key AND notified = last_seen`,
+    ),
+    // Read first (no RETURNING: SQLite would buffer the rows in a temporary table), so that the
+    // other two statements run only when a row needs them.
+    holders: db.prepare<[string, string | null], HolderRow>(
+      `SELECT watcher_key, last_seen, notified, updated_at FROM session_watch_cursors
+       WHERE target_key = ? AND watcher_key IS NOT ? AND watcher_key <> target_key ORDER BY watcher_key`,
+    ),
+    raiseMaterial: db.prepare(
+      `UPDATE session_watch_cursors SET material = ?
+       WHERE target_key = ? AND watcher_key IS NOT ? AND watcher_key <> target_key`,
+    ),
+    touchCursors: db.prepare(
+      `UPDATE session_watch_cursors SET updated_at = ?
+       WHERE target_key = ? AND watcher_key IS NOT ? AND watcher_key <> target_key
+         AND (? - updated_at >= ? OR ? < updated_at)`,
     ),
     setNotified: db.prepare(
       `UPDATE session_watch_cursors SET notified = ? WHERE watcher_key = ? AND target_key = ?`,
     ),
+    // Pending is M > L; the index holds N > L, the same rows (migration 007).
     pendingCursors: db.prepare<[], CursorDbRow>(
-      `SELECT * FROM session_watch_cursors WHERE material > last_seen`,
+      `SELECT * FROM session_watch_cursors WHERE material > last_seen AND notified > last_seen`,
     ),
     deleteHeldBy: db.prepare(`DELETE FROM session_watch_cursors WHERE watcher_key = ?`),
     deleteOnTarget: db.prepare(`DELETE FROM session_watch_cursors WHERE target_key = ?`),
@@ -128,7 +174,7 @@ export function createStateRepo(db: Db) {
       payload?: string;
       dedupeKey?: string;
     }): number {
-      return s.insertEvent.get(
+      const { lastInsertRowid } = s.insertEvent.run(
         e.sessionKey,
         e.agentId,
         e.kind,
@@ -139,15 +185,17 @@ export function createStateRepo(db: Db) {
         e.summary,
         e.payload ?? null,
         e.dedupeKey ?? null,
-      )!.sequence;
+      );
+      return Number(lastInsertRowid);
     },
     eventByDedupe: (key: string) => s.eventByDedupe.get(key),
     eventsAfter: (key: string, agentId: string, after: number, limit: number) =>
-      s.eventsAfter.all(key, agentId, after, limit),
+      (s.eventsAfter.all(key, agentId, after, limit) as unknown as PageRow[]).map(pageRowToEvent),
     eventsBefore: (key: string, agentId: string, before: number, limit: number) =>
       s.eventsBefore.all(key, agentId, before, limit),
     earliest: (key: string, agentId: string) => s.earliest.get(key, agentId)?.sequence,
     head: (key: string, agentId: string) => s.head.get(key, agentId),
+    allHeads: () => s.allHeads.all() as unknown as [string, string, number][],
     upsertHead: (key: string, agentId: string, seq: number) => void s.upsertHead.run(key, agentId, seq),
     cursor: (watcher: string, target: string) => s.cursor.get(watcher, target),
     cursorsOnTarget: (target: string) => s.cursorsOnTarget.all(target),
@@ -164,14 +212,20 @@ export function createStateRepo(db: Db) {
         c.material,
         c.updated_at,
       ).changes > 0,
-    updateCursor: (
-      watcher: string,
-      target: string,
-      lastSeen: number,
-      notified: number,
-      material: number,
-      at: number,
-    ) => void s.updateCursor.run(lastSeen, notified, material, at, watcher, target),
+    /**
+     * A notify-eligible event at `seq` on `target`: for every cursor on it but the actor's,
+     * N := (N == L) ? seq : N, M := seq, and updated_at moves when `touchMs` old. Returns each
+     * advanced watcher with its L, in watcher order.
+     */
+    advanceCursors(target: string, actor: string | null, seq: number, now: number, touchMs: number) {
+      const rows = s.holders.all(target, actor);
+      if (rows.length === 0) return rows;
+      if (rows.some((c) => c.notified === c.last_seen)) s.openNotices.run(seq, target, actor);
+      s.raiseMaterial.run(seq, target, actor);
+      if (rows.some((c) => now - c.updated_at >= touchMs || now < c.updated_at))
+        s.touchCursors.run(now, target, actor, now, touchMs, now);
+      return rows;
+    },
     setNotified: (watcher: string, target: string, notified: number) =>
       void s.setNotified.run(notified, watcher, target),
     pendingCursors: () => s.pendingCursors.all(),

@@ -8,10 +8,14 @@ import type { NoticeQueues } from './notice-queue';
 import { createPruner, PRUNE_INTERVAL_MS } from './prune';
 import { normaliseRecord, resolveKey, type NormalisedRecord } from './record-input';
 import { createSharedDbPoller } from './shared-db';
+import { createLogCache, type LogFacts } from './log-cache';
 import { createStateRepo, toStateEvent, toStateEventRow, type CursorDbRow } from './repo';
 import type { HeartbeatWaker } from './waker';
 
 export const CHANGES_LIMIT = 200;
+
+/** The key of StateCore.versions(): agent ids never hold ':', so this is unambiguous. */
+export const versionKey = (sessionKey: string, agentId: string): string => `${agentId}:${sessionKey}`;
 
 /**
  * A cursor's `updated_at` moves in steps of an hour: expiry after 30 days untouched does not need
@@ -53,6 +57,11 @@ export interface StateCore extends SessionState {
       actorTypes?: string[];
     },
   ): StateEventRow[];
+  /**
+   * Addition: every session's state version at once (the fleet snapshot), keyed by
+   * versionKey(sessionKey, agentId); sessions without events are absent (version 0).
+   */
+  versions(): Map<string, number>;
   /** Addition: cursors on and held by a session. */
   watchers(sessionKey: string): { watchedBy: CursorRow[]; watching: CursorRow[] };
   /** Addition: the human-turn gate — the session has a parent or at least one watcher. */
@@ -70,6 +79,7 @@ export interface StateCore extends SessionState {
 export function createStateCore(deps: StateCoreDeps): StateCore {
   const { db, now, logger, queues, waker, emit } = deps;
   const repo = createStateRepo(db);
+  const cache = createLogCache(db);
   const pruneTx = createPruner(db);
   let lastPruneAt = Number.NEGATIVE_INFINITY;
   const gate = db.prepare<[string, string, string], { gate: number }>(
@@ -77,11 +87,19 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
          OR EXISTS (SELECT 1 FROM session_watch_cursors WHERE target_key = ?) AS gate`,
   );
 
+  // An append notifies every watcher of one target: its context key is computed once.
+  let lastTarget = '';
+  let lastContextKey = '';
+  const contextKeyOf = (target: string) => {
+    if (target !== lastTarget) lastContextKey = noticeContextKey((lastTarget = target));
+    return lastContextKey;
+  };
+
   const enqueueNotices = (notices: PendingNotice[]) => {
     for (const n of notices) {
       const entry: NoticeEntry = {
         text: noticeText(n.target, n.changesSince),
-        contextKey: noticeContextKey(n.target),
+        contextKey: contextKeyOf(n.target),
       };
       queues.enqueue(n.watcher, entry);
       // A missed or deduplicated entry still asks for a wake: the watcher has something pending.
@@ -112,13 +130,16 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
     const cursorsTouched: string[] = [];
     if (!r.bare) {
       const notify = NOTIFY_KINDS.has(r.kind);
-      // For notify kinds every cursor on the target is read once: those rows are the holders.
-      const holders = new Map<string, CursorDbRow>();
-      if (notify) for (const c of repo.cursorsOnTarget(r.sessionKey)) holders.set(c.watcher_key, c);
+      const t = now();
+      // Notify kinds: every cursor on the target but the actor's advances in three statements
+      // (self-suppression is in their WHERE); these rows are the holders, with their L.
+      const holders = new Map<string, number>();
+      if (notify)
+        for (const c of repo.advanceCursors(r.sessionKey, r.actorId ?? null, seq, t, TOUCH_GRANULARITY_MS))
+          holders.set(c.watcher_key, c.last_seen);
       const watchers = new Set<string>();
       for (const w of r.watchers) watchers.add(parseSessionKey(w).key);
       for (const w of holders.keys()) watchers.add(w);
-      const t = now();
       for (const w of watchers) {
         if (isBareKey(w) || w === r.sessionKey) continue; // bare keys never hold cursors
         if (r.kind === 'child_spawned') {
@@ -134,18 +155,9 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
           continue;
         }
         if (!notify || r.actorId === w) continue; // log-only kinds; self-suppression
-        const c = holders.get(w);
-        if (c) {
-          // Freeze N only when not already frozen; M always follows the newest material event.
-          repo.updateCursor(
-            w,
-            r.sessionKey,
-            c.last_seen,
-            c.notified === c.last_seen ? seq : c.notified,
-            seq,
-            touched(c.updated_at, t),
-          );
-          notices.push({ watcher: w, target: r.sessionKey, changesSince: c.last_seen });
+        const lastSeen = holders.get(w);
+        if (lastSeen !== undefined) {
+          notices.push({ watcher: w, target: r.sessionKey, changesSince: lastSeen });
         } else {
           // A producer watcher without a cursor (e.g. a parent whose cursor expired) is what the
           // producer set is for on notify kinds: it gets one, from the version before this event.
@@ -162,18 +174,16 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
         cursorsTouched.push(w);
       }
     }
-    const event: StateEvent = toStateEvent({
+    const event: StateEvent = {
       sequence: seq,
-      session_key: r.sessionKey,
-      agent_id: r.agentId,
       kind: r.kind,
-      actor_type: r.actorType,
-      actor_id: r.actorId ?? null,
-      run_id: r.runId ?? null,
-      occurred_at: r.occurredAt,
+      actorType: r.actorType,
+      occurredAt: r.occurredAt,
       summary: r.summary,
-      payload: r.payload ?? null,
-    });
+    };
+    if (r.actorId !== undefined) event.actorId = r.actorId;
+    if (r.runId !== undefined) event.runId = r.runId;
+    if (r.payload !== undefined) event.payload = JSON.parse(r.payload) as Record<string, unknown>;
     return { event, notices, cursorsTouched, created: true };
   });
 
@@ -198,9 +208,12 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
 
   const sweepTx = db.transaction(() => {
     const notices: PendingNotice[] = [];
+    const exists = new Map<string, boolean>(); // one lookup per watcher, not per cursor
     for (const c of repo.pendingCursors()) {
-      if (!deps.sessionExists(c.watcher_key)) continue;
-      repo.setNotified(c.watcher_key, c.target_key, c.material);
+      let e = exists.get(c.watcher_key);
+      if (e === undefined) exists.set(c.watcher_key, (e = deps.sessionExists(c.watcher_key)));
+      if (!e) continue;
+      if (c.notified !== c.material) repo.setNotified(c.watcher_key, c.target_key, c.material);
       notices.push({ watcher: c.watcher_key, target: c.target_key, changesSince: c.last_seen });
     }
     return notices;
@@ -213,6 +226,14 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
     if (result.expiredEvents || result.cappedEvents || result.expiredCursors)
       logger.info('state: pruned', { ...result });
   };
+
+  const changes = (f: LogFacts, after: number, events: StateEvent[], truncated: boolean): ChangesSince => ({
+    stateVersion: f.head,
+    events,
+    truncated,
+    earliestAvailableSequence: f.earliest ?? (f.pruned > 0 ? f.pruned + 1 : 0),
+    historyGap: after < f.head && after < f.pruned,
+  });
 
   const toCursorRow = (c: CursorDbRow): CursorRow => {
     const entry = queues.peek(c.watcher_key).find((e) => e.contextKey === noticeContextKey(c.target_key));
@@ -237,8 +258,9 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
     record(input: RecordInput) {
       try {
         const r = normaliseRecord(input, now());
-        const result = appendTx.immediate(r);
+        const result = cache.own(() => appendTx.immediate(r));
         if (!result.created) return result.event;
+        if (!db.inTransaction) cache.appended(r.sessionKey, r.agentId, result.event);
         emit({ type: 'state:event', sessionKey: r.sessionKey, agentId: r.agentId, event: result.event });
         for (const w of result.cursorsTouched)
           emit({ type: 'cursor:changed', watcher: w, target: r.sessionKey });
@@ -303,27 +325,25 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
         CHANGES_LIMIT,
         Math.max(1, Math.floor(Number.isFinite(rawLimit) ? rawLimit : CHANGES_LIMIT)),
       );
+      const cached = cache.usable();
+      const page = cached ? cache.page(k.key, k.agentId, after, limit) : undefined;
+      if (page) return changes(page.facts, after, page.events, page.truncated);
+      // Cold: three index lookups, then the segment read is kept for the next reader.
       const head = repo.head(k.key, k.agentId);
-      const stateVersion = head?.last_sequence ?? 0;
-      const pruned = head?.pruned_max_sequence ?? 0;
-      const earliest = repo.earliest(k.key, k.agentId) ?? (pruned > 0 ? pruned + 1 : 0);
-      if (after >= stateVersion) {
-        return {
-          stateVersion,
-          events: [],
-          truncated: false,
-          earliestAvailableSequence: earliest,
-          historyGap: false,
-        };
-      }
-      const rows = repo.eventsAfter(k.key, k.agentId, after, limit + 1);
-      return {
-        stateVersion,
-        events: rows.slice(0, limit).map(toStateEvent),
-        truncated: rows.length > limit,
-        earliestAvailableSequence: earliest,
-        historyGap: after < pruned,
+      const facts: LogFacts = {
+        head: head?.last_sequence ?? 0,
+        pruned: head?.pruned_max_sequence ?? 0,
+        earliest: repo.earliest(k.key, k.agentId),
       };
+      const rows = after >= facts.head ? [] : repo.eventsAfter(k.key, k.agentId, after, limit + 1);
+      if (cached) cache.store(k.key, k.agentId, facts, after, rows, rows.length <= limit);
+      return changes(facts, after, rows.slice(0, limit), rows.length > limit);
+    },
+
+    versions() {
+      const out = new Map<string, number>();
+      for (const [key, agentId, seq] of repo.allHeads()) out.set(versionKey(key, agentId), seq);
+      return out;
     },
 
     cursor(watcher, target) {

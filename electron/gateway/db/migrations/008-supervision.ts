@@ -4,8 +4,8 @@ import type { Migration } from '../migrate';
 // `done — unseen` status), and the history of notices watchers read with the session_status
 // call that reconciled each one. Notice texts are the spec's fixed system lines (keys and a
 // version), never message content. Both tables are bounded by their owners.
-export const migration007: Migration = {
-  version: 7,
+export const migration008: Migration = {
+  version: 8,
   name: 'supervision',
   up: `
 CREATE TABLE ui_session_seen (

@@ -1,0 +1,231 @@
+// Decoded signal-log segments kept in memory, so that reconciliation (`changesSince`) reads memory
+// instead of decoding SQLite rows (decoding is most of a cold read: docs/perf.md).
+//
+// Exactness: an entry holds, for one session, its head, pruned watermark and earliest retained
+// sequence, and every event with lo < sequence <= hi (one contiguous segment of its log).
+// * This process's own appends extend entries after their commit (record() knows what it wrote).
+// * Every other write to the log or the heads on this connection (pruning, a delete by hand, an
+//   append inside a caller's transaction that may still roll back) fires a temporary trigger that
+//   bumps `epoch`; a commit by any other connection (another gateway, another process) moves
+//   PRAGMA data_version. Either one drops every entry before the next read.
+// * Inside a transaction the cache is bypassed: what that transaction sees may never commit.
+import type { StateEvent } from '../../../shared/domain';
+import type { Db } from '../db/open';
+
+/** At most this many events are held (about 200 bytes each), across all sessions. */
+export const CACHE_MAX_EVENTS = 20_000;
+/** At most this many sessions have an entry; the least recently used goes first. */
+export const CACHE_MAX_SESSIONS = 4_096;
+
+export interface LogFacts {
+  head: number;
+  pruned: number;
+  /** The first retained sequence; undefined when the session has no rows. */
+  earliest: number | undefined;
+}
+
+interface Entry extends LogFacts {
+  lo: number;
+  hi: number;
+  events: StateEvent[];
+}
+
+export interface Page {
+  facts: LogFacts;
+  events: StateEvent[];
+  truncated: boolean;
+}
+
+let instances = 0;
+
+export type LogCache = ReturnType<typeof createLogCache>;
+
+export function createLogCache(db: Db) {
+  const entries = new Map<string, Entry>();
+  let held = 0;
+  let epoch = 0;
+  let quiet = false;
+  const fn = `sightline_log_written_${++instances}`;
+  db.function(fn, { deterministic: false }, () => {
+    if (!quiet) epoch++;
+    return null;
+  });
+  for (const table of ['session_state_events', 'session_state_heads'])
+    for (const op of ['INSERT', 'UPDATE', 'DELETE'])
+      db.exec(
+        `CREATE TEMP TRIGGER IF NOT EXISTS ${fn}_${table}_${op.toLowerCase()} AFTER ${op} ON main.${table}
+         BEGIN SELECT ${fn}(); END`,
+      );
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  let seenVersion = dataVersion.get();
+  let seenEpoch = epoch;
+
+  const id = (key: string, agentId: string) => `${agentId}:${key}`; // agent ids never hold ':'
+
+  const clear = () => {
+    entries.clear();
+    held = 0;
+  };
+
+  const drop = (k: string) => {
+    const e = entries.get(k);
+    if (!e) return;
+    held -= e.events.length;
+    entries.delete(k);
+  };
+
+  /** Keeps the budget: least recently used sessions go, then the oldest events of the last one. */
+  const trim = () => {
+    for (const [k] of entries) {
+      if (held <= CACHE_MAX_EVENTS && entries.size <= CACHE_MAX_SESSIONS) return;
+      if (entries.size === 1) break;
+      drop(k);
+    }
+    const last = [...entries.values()][0];
+    if (last && held > CACHE_MAX_EVENTS) {
+      const cut = held - CACHE_MAX_EVENTS;
+      last.lo = last.events[cut - 1]!.sequence;
+      last.events.splice(0, cut);
+      held -= cut;
+    }
+  };
+
+  const lookup = (key: string, agentId: string): Entry | undefined => {
+    const k = id(key, agentId);
+    const e = entries.get(k);
+    if (e) {
+      entries.delete(k); // most recently used last
+      entries.set(k, e);
+    }
+    return e;
+  };
+
+  return {
+    /**
+     * Whether entries may be read now (outside a transaction), after dropping them all when
+     * anything but this process's own appends changed the log since the last call.
+     */
+    usable(): boolean {
+      if (db.inTransaction) return false;
+      const v = dataVersion.get();
+      if (v !== seenVersion || epoch !== seenEpoch) {
+        clear();
+        seenVersion = v;
+        seenEpoch = epoch;
+      }
+      return true;
+    },
+
+    /** The page after `after` (after < head), or undefined when the cache cannot answer exactly. */
+    page(key: string, agentId: string, after: number, limit: number): Page | undefined {
+      const e = lookup(key, agentId);
+      if (!e) return undefined;
+      if (after >= e.head) return { facts: e, events: [], truncated: false };
+      if (after < e.lo) return undefined;
+      const ev = e.events;
+      let lo = 0;
+      let hi = ev.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (ev[mid]!.sequence <= after) lo = mid + 1;
+        else hi = mid;
+      }
+      const available = ev.length - lo;
+      if (available <= limit && e.hi < e.head) return undefined; // newer events are not held
+      const end = lo + Math.min(limit, available);
+      const out = new Array<StateEvent>(end - lo);
+      for (let i = lo; i < end; i++) out[i - lo] = copyEvent(ev[i]!);
+      return { facts: e, events: out, truncated: available > limit };
+    },
+
+    /**
+     * Remembers what a cold read found: `events` are every event with after < sequence <= hi,
+     * where hi is the last event's sequence, or the head when `complete` (nothing follows).
+     * Call only after usable() returned true, with facts and events read after that call.
+     */
+    store(
+      key: string,
+      agentId: string,
+      facts: LogFacts,
+      after: number,
+      events: StateEvent[],
+      complete: boolean,
+    ) {
+      const last = events.length ? events[events.length - 1]!.sequence : after;
+      if (last > facts.head) return; // read across another connection's commit: do not keep it
+      const next: Entry = {
+        ...facts,
+        lo: Math.min(after, facts.head),
+        hi: complete ? facts.head : last,
+        events: events.map(copyEvent), // the caller keeps its own objects
+      };
+      const k = id(key, agentId);
+      const old = entries.get(k);
+      if (old && next.lo <= old.hi && old.lo <= next.hi) {
+        // Overlapping or adjacent segments: keep their union.
+        if (next.lo <= old.lo)
+          next.events = next.events.concat(old.events.filter((x) => x.sequence > next.hi));
+        else next.events = old.events.concat(next.events.filter((x) => x.sequence > old.hi));
+        next.lo = Math.min(next.lo, old.lo);
+        next.hi = Math.max(next.hi, old.hi);
+      }
+      drop(k);
+      entries.set(k, next);
+      held += next.events.length;
+      trim();
+    },
+
+    /** Runs this process's own append: its writes do not count as foreign (see appended()). */
+    own<T>(fn: () => T): T {
+      if (db.inTransaction) return fn(); // a caller's transaction: the triggers stay loud
+      quiet = true;
+      try {
+        return fn();
+      } finally {
+        quiet = false;
+      }
+    },
+
+    /** After the commit of an own append (outside any transaction): extends the session's entry. */
+    appended(key: string, agentId: string, event: StateEvent) {
+      const e = entries.get(id(key, agentId));
+      if (!e) return;
+      if (e.hi === e.head) {
+        e.events.push(copyEvent(event));
+        e.hi = event.sequence;
+        held++;
+      }
+      e.head = Math.max(e.head, event.sequence);
+      e.earliest ??= event.sequence;
+      if (held > CACHE_MAX_EVENTS) trim();
+    },
+
+    clear,
+    get size() {
+      return { sessions: entries.size, events: held };
+    },
+  };
+}
+
+/** A caller owns what it gets: a fresh event, a fresh payload (nested values cloned, rarely). */
+export function copyEvent(e: StateEvent): StateEvent {
+  const out: StateEvent = {
+    sequence: e.sequence,
+    kind: e.kind,
+    actorType: e.actorType,
+    occurredAt: e.occurredAt,
+    summary: e.summary,
+  };
+  if (e.actorId !== undefined) out.actorId = e.actorId;
+  if (e.runId !== undefined) out.runId = e.runId;
+  if (e.payload !== undefined) out.payload = copyPayload(e.payload);
+  return out;
+}
+
+function copyPayload(p: Record<string, unknown>): Record<string, unknown> {
+  for (const k in p) {
+    const v = p[k];
+    if (typeof v === 'object' && v !== null) return structuredClone(p);
+  }
+  return { ...p };
+}

@@ -46,12 +46,25 @@ export function Transcript() {
     stick.current = true;
   }, [sessionKey]);
 
-  // Follow the end (a new row, or the live step growing) while the view is scrolled to it.
+  // Follow the end while the view is scrolled to it: a new row scrolls to it.
   useEffect(() => {
     if (last !== undefined && stick.current) {
       virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
     }
-  }, [last, liveChars, rows.length, virtualizer]);
+  }, [last, rows.length, virtualizer]);
+
+  // …and the live step growing (token by token) keeps the end in view: at most one layout read a
+  // frame, not a virtualizer scroll per token (that forced a layout each time).
+  const follow = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (!liveChars || !stick.current || follow.current !== undefined) return;
+    follow.current = requestAnimationFrame(() => {
+      follow.current = undefined;
+      const el = scrollRef.current;
+      if (el && stick.current) el.scrollTop = el.scrollHeight;
+    });
+  }, [liveChars]);
+  useEffect(() => () => cancelAnimationFrame(follow.current ?? 0), []);
 
   // A search result asked for this message: load older pages until it is there, then show it once.
   useEffect(() => {

@@ -26,7 +26,7 @@ type Item =
   | { type: 'empty'; group: AgentGroup }
   | { type: 'row'; group: AgentGroup; session: SessionView; depth: number };
 
-const ESTIMATE = { agent: 31, empty: 26, row: 68 };
+const ESTIMATE = { agent: 31, empty: 26, row: 52 };
 
 const SessionRow = memo(function SessionRow({
   s: fromTree,
@@ -68,9 +68,11 @@ const SessionRow = memo(function SessionRow({
         <NoticeBadge count={s.pendingNotices} />
         {s.alert && <AlertBadge summary={s.alert.summary} />}
       </span>
-      <span className="row-activity" data-testid="row-activity">
-        {activity ?? ''}
-      </span>
+      {activity && (
+        <span className="row-activity" data-testid="row-activity">
+          {activity}
+        </span>
+      )}
     </button>
   );
 });

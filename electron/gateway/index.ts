@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { isMainKey, normalizeSessionKey } from '../../shared/session-keys';
 import { createCatalog, resolveCatalogRoots, type CatalogService } from './catalog';
+import { createBackupService, type BackupService } from './db/backups';
 import { openDatabase, type Db } from './db/open';
 import { createTransactions } from './db/transactions';
 import { consoleLogger, EventHub } from './events';
@@ -88,6 +89,8 @@ export interface Gateway {
   goals: Goals;
   /** The database handle, for the catalog, browser mode and tests in this process. */
   db: Db;
+  /** Rolling daily backups of the database (started with autoStart). */
+  backups: BackupService;
   close(): void;
 }
 
@@ -102,6 +105,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   // Storage: the database, one transaction helper, the push events that follow commits.
   const db = openDatabase(options.dataDir);
+  const backups = createBackupService({ db, dataDir: options.dataDir, now, scheduler, logger });
   const tx = createTransactions(db, (err) =>
     logger.warn('gateway: after-commit step failed', { error: String(err) }),
   );
@@ -241,6 +245,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     waker.enableTimers(true);
     heartbeats.start();
     catalog.start();
+    backups.start();
     stopSharedPoll = scheduler.every(SHARED_POLL_MS, () => {
       try {
         state.pollShared();
@@ -278,9 +283,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     noticeHistory: supervision.history,
     acp: { profiles: acpProfiles, permissions: acp.permissions, deliver: acp.deliver },
     db,
+    backups,
     close() {
       if (closed) return;
       closed = true;
+      backups.stop();
       waker.enableTimers(false);
       stopSharedPoll?.();
       heartbeats.stop();

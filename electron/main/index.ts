@@ -1,7 +1,7 @@
 // Electron main: app lifecycle and composition. Thin on purpose; every decision lives in a pure
 // module next to this one (security, guards, ipc, native-binding, shutdown) or in shared/
 // (the notification policy).
-import { app, ipcMain, session, shell, type BrowserWindow } from 'electron';
+import { app, dialog, ipcMain, session, shell, type BrowserWindow } from 'electron';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PUSH_CHANNEL } from '../../shared/ipc/channels';
@@ -9,9 +9,10 @@ import { createDismissalStore } from '../gateway/api/dismissals';
 import { createPreferenceStore } from '../gateway/api/preferences';
 import { waitingFromTitle } from '../../shared/notification-policy';
 import type { PushBatch } from '../../shared/ipc/types';
-import { createApiHandlers } from '../gateway/api/handlers';
+import { createApiHandlers, type ApiHandlers } from '../gateway/api/handlers';
 import { createPushBridge, type PushBridge } from '../gateway/api/push-bridge';
-import { createGateway, type Gateway } from '../gateway';
+import type { Gateway } from '../gateway';
+import { startGatewayHost, type GatewayHost } from '../gateway/host';
 import { useNativeBinding } from '../gateway/db/sqlite';
 import { hardenSession, hardenWebContents } from './guards';
 import { registerIpcHandlers } from './ipc';
@@ -28,7 +29,8 @@ const PRELOAD_PATH = path.join(__dirname, '..', 'preload', 'preload.cjs');
 const RENDERER_ROOT = path.join(__dirname, '..', 'renderer');
 
 let mainWindow: BrowserWindow | undefined;
-let gateway: Gateway | undefined;
+let host: GatewayHost | undefined;
+let api: ApiHandlers | undefined;
 let pushBridge: PushBridge | undefined;
 let notifier: NativeNotifier | undefined;
 let removeIpcHandlers: (() => void) | undefined;
@@ -44,7 +46,7 @@ const shutdown = createShutdown(
     ['notifications', () => notifier?.close()],
     ['push', () => pushBridge?.close()],
     ['ipc', () => removeIpcHandlers?.()],
-    ['gateway', () => gateway?.close()],
+    ['gateway', () => host?.close()],
   ],
   (name, err) => console.error(`[sightline] shutdown step ${name} failed:`, err),
 );
@@ -69,20 +71,14 @@ function configureNativeBinding(): void {
   useNativeBinding(choice.path);
 }
 
-function startGateway(): void {
-  configureNativeBinding();
-  const dataDir = app.getPath('userData');
-  const gw = createGateway({ dataDir });
-  gateway = gw;
-  const api = createApiHandlers(gw, {
+/** (Re)binds the transports to `gw`: at start-up, and after a restore swapped the gateway. */
+function bindGateway(gw: Gateway, dataDir: string): void {
+  pushBridge?.close();
+  notifier?.close();
+  api = createApiHandlers(gw, {
     app: { name: 'Sightline', version: app.getVersion(), mode: 'electron', dataDir },
     dismissals: createDismissalStore(gw.db),
-  });
-  removeIpcHandlers = registerIpcHandlers(ipcMain, {
-    dispatch: api.dispatch,
-    isTrustedSender: (event) => isTrustedSender(event, trustedContents),
-    onProblem: (channel, error) =>
-      console.warn(`[sightline] ipc ${channel}: ${error.code}: ${error.message}`),
+    ...(host ? { database: host } : {}),
   });
   pushBridge = createPushBridge(gw.events, (batch) => {
     if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(PUSH_CHANNEL, batch);
@@ -92,7 +88,7 @@ function startGateway(): void {
     gw.events,
     {
       prefs: () => preferences.get().notifications,
-      viewing: () => api.viewing(),
+      viewing: () => api?.viewing(),
       label: (key) => gw.sessions.get(key)?.label || key,
     },
     (sessionKey) => {
@@ -101,6 +97,22 @@ function startGateway(): void {
       if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(PUSH_CHANNEL, open);
     },
   );
+}
+
+function startGateway(): void {
+  configureNativeBinding();
+  const dataDir = app.getPath('userData');
+  // A damaged database is moved aside here (the renderer shows the notice with the paths).
+  host = startGatewayHost({ dataDir }, { onSwap: (next) => bindGateway(next, dataDir) });
+  const notice = host.notice();
+  if (notice) console.error(`[sightline] database ${notice.kind}: ${notice.path}`, notice);
+  bindGateway(host.gateway, dataDir);
+  removeIpcHandlers = registerIpcHandlers(ipcMain, {
+    dispatch: (channel, args) => api!.dispatch(channel, args),
+    isTrustedSender: (event) => isTrustedSender(event, trustedContents),
+    onProblem: (channel, error) =>
+      console.warn(`[sightline] ipc ${channel}: ${error.code}: ${error.message}`),
+  });
 }
 
 function main(): void {
@@ -133,6 +145,8 @@ function main(): void {
     })
     .catch((err: unknown) => {
       console.error('[sightline] start-up failed:', err);
+      // Never an exit without a word: the person sees why (a newer database, a missing addon…).
+      dialog.showErrorBox('Sightline could not start', err instanceof Error ? err.message : String(err));
       shutdown.run();
       app.exit(1);
     });

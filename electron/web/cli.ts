@@ -6,9 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createGateway } from '../gateway/index';
-import { createDismissalStore } from '../gateway/api/dismissals';
-import { startWebServer } from './server';
+import { startBrowserMode } from './app';
 import { openInBrowser } from './open-browser';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -21,25 +19,27 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
-  const gateway = createGateway({ dataDir, autoStart: true });
   const port = Number(process.env.SIGHTLINE_WEB_PORT ?? 0);
   const wanted = Number.isInteger(port) && port > 0 && port < 65536 ? port : 0;
-  const server = await startWebServer({
-    gateway,
-    rendererDir,
-    port: wanted,
-    dismissals: createDismissalStore(gateway.db),
-    app: { version: pkg.version, dataDir },
-  }).catch((err: unknown) => {
-    gateway.close();
-    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new Error(`port ${wanted} is in use; set SIGHTLINE_WEB_PORT or free it`);
-    }
-    throw err;
-  });
+  const app = await startBrowserMode({ dataDir, rendererDir, port: wanted, version: pkg.version }).catch(
+    (err: unknown) => {
+      if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+        throw new Error(`port ${wanted} is in use; set SIGHTLINE_WEB_PORT or free it`);
+      }
+      throw err;
+    },
+  );
+  const notice = app.host.notice();
+  if (notice?.kind === 'damaged')
+    console.error(
+      `The database at ${notice.path} was damaged; it was moved to ${notice.movedTo}. ` +
+        (notice.restoredFrom
+          ? `Started from the backup ${notice.restoredFrom}.`
+          : 'Started with an empty database.'),
+    );
   console.log(`Sightline (browser mode) — data in ${dataDir}`);
-  console.log(`Open: ${server.url}`);
-  if (!process.argv.includes('--no-open') && openInBrowser(server.url))
+  console.log(`Open: ${app.server.url}`);
+  if (!process.argv.includes('--no-open') && openInBrowser(app.server.url))
     console.log('(opened in your browser)');
 
   let stopping = false;
@@ -47,10 +47,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: shutting down`);
-    void server.close().finally(() => {
-      gateway.close();
-      process.exit(0);
-    });
+    void app.close().finally(() => process.exit(0));
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -9,10 +9,10 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Envelope, WireMessage, WireRequest } from '../../shared/ipc/contract';
-import type { AppInfo } from '../../shared/ipc/types';
+import type { AppInfo, PushBatch } from '../../shared/ipc/types';
 import type { DismissalStore } from '../gateway/api/dismissals';
 import type { GatewayApi } from '../gateway/api/gateway-api';
-import { createApiHandlers } from '../gateway/api/handlers';
+import { createApiHandlers, type ApiOptions } from '../gateway/api/handlers';
 import { createPushBridge } from '../gateway/api/push-bridge';
 import { readRendererFile } from './renderer-files';
 
@@ -28,12 +28,16 @@ export interface WebServerOptions {
   token?: string;
   dismissals?: DismissalStore;
   app?: Partial<AppInfo>;
+  /** The app's gateway host, for database:status and database:restore (cli.ts passes it). */
+  database?: ApiOptions['database'];
 }
 
 export interface WebServer {
   url: string;
   port: number;
   token: string;
+  /** After a restore swapped the gateway: answer and push from `next`; connections stay open. */
+  useGateway(next: GatewayApi, dismissals?: DismissalStore): void;
   close(): Promise<void>;
 }
 
@@ -103,10 +107,16 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   if (host !== HOST) throw new Error(`Browser mode binds ${HOST} only (refused: ${host})`);
   const token = opts.token ?? newToken();
   if (token.length < 16) throw new Error('The browser mode token must be at least 16 characters');
-  const api = createApiHandlers(opts.gateway, {
-    app: { name: 'Sightline', version: '0.0.0', mode: 'web', dataDir: '', ...opts.app },
-    ...(opts.dismissals ? { dismissals: opts.dismissals } : {}),
-  });
+  const apiFor = (gw: GatewayApi, dismissals: DismissalStore | undefined) =>
+    createApiHandlers(gw, {
+      app: { name: 'Sightline', version: '0.0.0', mode: 'web', dataDir: '', ...opts.app },
+      ...(dismissals ? { dismissals } : {}),
+      ...(opts.database ? { database: opts.database } : {}),
+    });
+  let gateway = opts.gateway;
+  let api = apiFor(gateway, opts.dismissals);
+  /** Each open WebSocket's push bridge, re-subscribed when the gateway is swapped. */
+  const bridges = new Set<{ rebind(): void }>();
   let port = 0;
   const origin = () => `http://${HOST}:${port}`;
   const hostOk = (h: string | undefined) => h === `${HOST}:${port}`;
@@ -166,7 +176,15 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
         ws.close(1011, 'internal error');
       }
     };
-    const bridge = createPushBridge(opts.gateway.events, (batch) => out({ type: 'push', batch }));
+    const push = (batch: PushBatch) => out({ type: 'push', batch });
+    let bridge = createPushBridge(gateway.events, push);
+    const binding = {
+      rebind() {
+        bridge.close();
+        bridge = createPushBridge(gateway.events, push);
+      },
+    };
+    bridges.add(binding);
     ws.on('message', (data, isBinary) => {
       if (isBinary) return ws.close(1003, 'text frames only');
       const req = parseRequest(data.toString());
@@ -180,8 +198,12 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
         .then((result) => out({ type: 'result', id: req.id, result }))
         .catch(() => ws.close(1011, 'internal error'));
     });
-    ws.on('close', () => bridge.close());
-    ws.on('error', () => bridge.close());
+    const done = () => {
+      bridges.delete(binding);
+      bridge.close();
+    };
+    ws.on('close', done);
+    ws.on('error', done);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -196,6 +218,11 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     url: `${origin()}/#token=${token}`,
     port,
     token,
+    useGateway(next, dismissals) {
+      gateway = next;
+      api = apiFor(next, dismissals);
+      for (const b of bridges) b.rebind();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const c of wss.clients) c.terminate();

@@ -16,6 +16,7 @@ import { Settings } from './features/settings/Settings';
 import { CommandPalette } from './features/palette/CommandPalette';
 import { startDemo } from './features/palette/commands';
 import { Kbd } from './components/Badges';
+import { DatabaseNotice } from './components/DatabaseNotice';
 import { ThemeToggle } from './components/ThemeToggle';
 import { usePreferences } from './stores/preferences';
 import { windowTitle } from '../../shared/notification-policy';
@@ -195,6 +196,7 @@ export function App() {
           Commands <Kbd>Ctrl K</Kbd>
         </button>
       </header>
+      <DatabaseNotice />
       {error && (
         <div className="error-bar" role="alert" data-testid="error">
           {error}

@@ -6,6 +6,7 @@ import type {
   AgentView,
   AppInfo,
   CatalogEntry,
+  DatabaseStatus,
   CatalogRootView,
   DemoFleet,
   FleetSnapshot,
@@ -54,6 +55,8 @@ export interface ResultMap {
   'acp:profiles:remove': { removed: boolean };
   'acp:permissions:list': PermissionRequestView[];
   'acp:permissions:respond': { resolved: true };
+  'database:status': DatabaseStatus;
+  'database:restore': { restoring: true };
 }
 
 export type IpcContract = {

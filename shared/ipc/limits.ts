@@ -22,6 +22,7 @@ export const LIMITS = {
   envValue: 32_768,
   cwd: 4_096,
   permissionId: 512,
+  backupName: 64,
   searchQuery: 200,
   longRunSeconds: { min: 10, max: 86_400 },
   searchMessages: { default: 200, max: 500 },

@@ -204,6 +204,12 @@ export const SCHEMAS = {
     /** Absent: reject. */
     optionId: nonEmpty('optionId', LIMITS.permissionId).optional(),
   }),
+  'database:status': empty,
+  'database:restore': z.strictObject({
+    name: boundedString('name', LIMITS.backupName).regex(/^sightline-[0-9TZ-]+\.db$/, {
+      error: 'name must be a backup name (sightline-<time>.db)',
+    }),
+  }),
 } as const satisfies Record<Channel, z.ZodType>;
 
 export type Schemas = typeof SCHEMAS;

@@ -318,6 +318,41 @@ export interface AppInfo {
   dataDir: string;
 }
 
+/** A rolling backup of the state database (Settings → Database). */
+export interface BackupView {
+  /** `sightline-<UTC time>.db`: the id `database:restore` takes. */
+  name: string;
+  takenAt: number;
+  bytes: number;
+}
+
+/** What the app did to the database at start-up or on a restore: shown until the next launch. */
+export interface DatabaseNotice {
+  kind: 'damaged' | 'restored' | 'restore_failed';
+  at: number;
+  /** The database file. */
+  path: string;
+  /** damaged: what SQLite reported; restore_failed: why. */
+  damage?: string[];
+  /** damaged: where the damaged files were moved (…corrupt-<time>, with -wal/-shm). */
+  movedTo?: string;
+  /** The backup now in use; absent after damage: the app started with an empty database. */
+  restoredFrom?: string;
+  /** restored: where the database it replaced was kept (…replaced-<time>). */
+  keptAs?: string;
+  /** damaged: backups that were damaged too and skipped. */
+  skipped?: string[];
+}
+
+export interface DatabaseStatus {
+  path: string;
+  /** Newest first. */
+  backups: BackupView[];
+  /** False where nothing can swap the database (the in-process API used by scripts). */
+  canRestore: boolean;
+  notice?: DatabaseNotice;
+}
+
 export type GatewayEvent =
   | { type: 'state:event'; sessionKey: string; agentId: string; event: StateEvent }
   | { type: 'notice:queued'; sessionKey: string; entry: NoticeEntry }

@@ -10,10 +10,18 @@ import { WINDOW_BYTES } from '../../electron/gateway/catalog/kit/jsonl-probe';
 import { humanTurns, line, makeHarness, rng, type Harness } from './helpers';
 
 const REAL = path.resolve(__dirname, '../fixtures/tools/codex/sessions');
-const REL = '2026/12/03/rollout-2026-12-03T08-35-17-01a23b0b-2b7a-79f2-8c67-b3f77c8a955d.jsonl';
-const ID = '01a23b0b-2b7a-79f2-8c67-b3f77c8a955d';
-const KEY = `agent:main:adopted:codex:${ID}`;
+// The one rollout the real-tools suite wrote (test/tools; refreshed with SIGHTLINE_TOOLS_FIXTURES=1).
+const REL = (fs.readdirSync(REAL, { recursive: true }) as string[]).filter((f) => f.endsWith('.jsonl'))[0]!;
 const data = fs.readFileSync(path.join(REAL, REL));
+const rows = data
+  .toString('utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l) as { timestamp: string; type: string; payload: Record<string, unknown> });
+const META = rows[0]!.payload as { id: string; cwd: string; timestamp: string; history_mode?: string };
+const ID = META.id;
+const KEY = `agent:main:adopted:codex:${ID}`;
+const PROMPTS = rows.filter((r) => (r.payload.item as { type?: string } | undefined)?.type === 'UserMessage');
 
 let h: Harness | undefined;
 afterEach(() => {
@@ -52,14 +60,10 @@ function userItem(id: string, text: string, turn = 'turn-1', extra: Record<strin
 }
 
 describe('Codex 0.171.0 rollouts (paginated history)', () => {
-  it('has the real rollout: 20 rows, two UserMessage items, no user_message event', () => {
-    const rows = data
-      .toString('utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { type: string; payload: { type?: string; history_mode?: string } });
+  it('has the real rollout: paginated, two UserMessage items (rows 13 and 19 of 20), no user_message event', () => {
     expect(rows).toHaveLength(20);
-    expect(rows[0]!.payload.history_mode).toBe('paginated');
+    expect(META.history_mode).toBe('paginated');
+    expect(PROMPTS.map((r) => rows.indexOf(r) + 1)).toEqual([13, 19]);
     expect(rows.filter((r) => r.payload.type === 'user_message')).toHaveLength(0);
     expect(rows.filter((r) => r.type === 'world_state')).toHaveLength(1);
   });
@@ -79,7 +83,7 @@ describe('Codex 0.171.0 rollouts (paginated history)', () => {
     expect(humanTurns(h.events, KEY)).toEqual({ events: 1, turns: 1 });
     expect(h.events.find((e) => e.kind === 'human_direct_message')).toMatchObject({
       summary: 'human message via codex',
-      occurredAt: Date.parse('2026-12-03T08:35:19.835Z'),
+      occurredAt: Date.parse(PROMPTS[1]!.timestamp),
     });
   });
 
@@ -99,8 +103,8 @@ describe('Codex 0.171.0 rollouts (paginated history)', () => {
     const entry = h.catalog.list().find((e) => e.threadId === ID)!;
     expect(entry).toMatchObject({
       title: 'Summarise the README in this folder',
-      cwd: '/tmp/sightline-fx/project',
-      createdAt: Date.parse('2026-12-03T08:35:17.506Z'),
+      cwd: META.cwd,
+      createdAt: Date.parse(META.timestamp),
     });
     expect(h.imported.get(KEY)).toEqual([
       { role: 'user', text: 'Summarise the README in this folder' },

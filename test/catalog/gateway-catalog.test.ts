@@ -115,9 +115,9 @@ it('adopt one session per provider, detect upstream human turns and deleted sour
       expect.objectContaining({
         actorType: 'human',
         summary: `human message via ${provider}`,
-        payload: { channel: provider },
       }),
     ]);
+    expect(human[0]!.payload).toBeUndefined();
   }
   const notices = gw.notices.peek('agent:main:main');
   expect(notices).toHaveLength(4);

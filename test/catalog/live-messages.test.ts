@@ -131,13 +131,17 @@ describe('visible messages of what a check consumed', () => {
   it('Codex 0.171.0: the prompt once, not its context or its response_item mirror', async () => {
     h = makeHarness({ live: true });
     const real = path.resolve(__dirname, '../fixtures/tools/codex/sessions');
-    const rel = '2026/12/03/rollout-2026-12-03T08-35-17-01a23b0b-2b7a-79f2-8c67-b3f77c8a955d.jsonl';
+    const rel = (fs.readdirSync(real, { recursive: true }) as string[]).filter((f) =>
+      f.endsWith('.jsonl'),
+    )[0]!;
     const data = fs.readFileSync(path.join(real, rel));
+    const id = (JSON.parse(data.toString('utf8', 0, data.indexOf(10))) as { payload: { id: string } }).payload
+      .id;
     const file = path.join(h.roots.codex, rel);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const first = data.indexOf(10) + 1;
     fs.writeFileSync(file, data.subarray(0, first));
-    const key = h.catalog.adopt({ provider: 'codex', threadId: '01a23b0b-2b7a-79f2-8c67-b3f77c8a955d' }).key;
+    const key = h.catalog.adopt({ provider: 'codex', threadId: id }).key;
     fs.appendFileSync(file, data.subarray(first));
     await h.catalog.tick();
     expect(brief(h.live.get(key))).toEqual([

@@ -4,9 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { createGateway } from '../../electron/gateway/index';
-import { createDismissalStore } from '../../electron/gateway/api/dismissals';
-import { startWebServer, type WebServer } from '../../electron/web/server';
+import type { Gateway, GatewayOptions } from '../../electron/gateway/index';
+import type { GatewayHost } from '../../electron/gateway/host';
+import { startBrowserMode } from '../../electron/web/app';
+import type { WebServer } from '../../electron/web/server';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const RENDERER_DIR = path.join(ROOT, 'out/renderer');
@@ -74,14 +75,23 @@ export function tmpDir(prefix: string): string {
 }
 
 export interface App {
-  gateway: ReturnType<typeof createGateway>;
+  /** The current gateway (a restore from Settings swaps it). */
+  readonly gateway: Gateway;
+  host: GatewayHost;
   server: WebServer;
   dataDir: string;
   catalogRoot: string;
   close(): Promise<void>;
 }
 
-export async function startApp(): Promise<App> {
+/**
+ * Browser mode as `npm run web` starts it (startBrowserMode: the gateway host with damage
+ * recovery and restores), on port 0 with a fresh data dir and empty catalog roots. `prepare`
+ * may put files into the data dir first (a damaged database, backups).
+ */
+export async function startApp(
+  opts: { prepare?: (dataDir: string) => void; gateway?: Partial<GatewayOptions> } = {},
+): Promise<App> {
   const dataDir = tmpDir('sightline-e2e-data-');
   const catalogRoot = tmpDir('sightline-e2e-catalog-');
   const roots = Object.fromEntries(
@@ -91,21 +101,23 @@ export async function startApp(): Promise<App> {
       return [p, dir];
     }),
   );
-  const gateway = createGateway({ dataDir, autoStart: true, catalogRoots: roots });
-  const server = await startWebServer({
-    gateway,
+  opts.prepare?.(dataDir);
+  const app = await startBrowserMode({
+    dataDir,
     rendererDir: RENDERER_DIR,
-    dismissals: createDismissalStore(gateway.db),
-    app: { version: 'e2e', dataDir },
+    version: 'e2e',
+    gateway: { catalogRoots: roots, ...opts.gateway },
   });
   return {
-    gateway,
-    server,
+    get gateway() {
+      return app.host.gateway;
+    },
+    host: app.host,
+    server: app.server,
     dataDir,
     catalogRoot,
     async close() {
-      await server.close();
-      gateway.close();
+      await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
       fs.rmSync(catalogRoot, { recursive: true, force: true });
     },

@@ -11,6 +11,8 @@ import {
   type CatalogEntry,
   type CatalogRootView,
   type Channel,
+  type DatabaseNotice,
+  type DatabaseStatus,
   type DemoFleet,
   type Envelope,
   type EventKind,
@@ -48,6 +50,8 @@ describe('IPC contract types', () => {
       'catalog:adopt',
       'catalog:list',
       'catalog:roots',
+      'database:restore',
+      'database:status',
       'demo:reset',
       'demo:start',
       'fleet:snapshot',
@@ -146,6 +150,8 @@ describe('IPC contract types', () => {
       requestId: string;
       optionId?: string | undefined;
     }>();
+    expectTypeOf<ArgsOf<'database:status'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ArgsOf<'database:restore'>>().toEqualTypeOf<{ name: string }>();
   });
 
   it('pins result types', () => {
@@ -180,6 +186,15 @@ describe('IPC contract types', () => {
     expectTypeOf<ResultOf<'acp:profiles:remove'>>().toEqualTypeOf<{ removed: boolean }>();
     expectTypeOf<ResultOf<'acp:permissions:list'>>().toEqualTypeOf<PermissionRequestView[]>();
     expectTypeOf<ResultOf<'acp:permissions:respond'>>().toEqualTypeOf<{ resolved: true }>();
+    expectTypeOf<ResultOf<'database:status'>>().toEqualTypeOf<DatabaseStatus>();
+    expectTypeOf<ResultOf<'database:restore'>>().toEqualTypeOf<{ restoring: true }>();
+    expectTypeOf<DatabaseStatus>().toEqualTypeOf<{
+      path: string;
+      backups: { name: string; takenAt: number; bytes: number }[];
+      canRestore: boolean;
+      notice?: DatabaseNotice;
+    }>();
+    expectTypeOf<DatabaseNotice['kind']>().toEqualTypeOf<'damaged' | 'restored' | 'restore_failed'>();
     expectTypeOf<AcpProfileView>().toEqualTypeOf<{
       id: string;
       name: string;
@@ -215,6 +230,21 @@ const bad = (channel: Channel, raw: unknown) => {
 };
 
 describe('IPC argument schemas', () => {
+  it('takes only backup names for database:restore, never a path', () => {
+    expect(parseArgs('database:restore', { name: 'sightline-2026-12-02T12-00-00-000Z.db' })).toEqual({
+      ok: true,
+      value: { name: 'sightline-2026-12-02T12-00-00-000Z.db' },
+    });
+    const refusal = 'name: name must be a backup name (sightline-<time>.db)';
+    expect(bad('database:restore', { name: '/etc/passwd' })).toBe(refusal);
+    expect(bad('database:restore', { name: '../sightline.db' })).toBe(refusal);
+    expect(bad('database:restore', { name: 'sightline-1/../../x.db' })).toBe(refusal);
+    expect(bad('database:restore', { name: `sightline-${'1'.repeat(80)}.db` })).toBe(
+      'name: name must be at most 64 characters',
+    );
+    expect(bad('database:restore', { name: 'sightline-1.db', extra: 1 })).toMatch(/^Unrecognized key/);
+  });
+
   it('accepts valid arguments and applies defaults and clamps', () => {
     expect(parseArgs('fleet:snapshot', undefined)).toEqual({ ok: true, value: {} });
     expect(parseArgs('transcript:page', { sessionKey: 'agent:main:main' })).toEqual({

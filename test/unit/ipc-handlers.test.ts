@@ -185,6 +185,17 @@ function fakeGateway() {
         }),
       },
     },
+    backups: {
+      databasePath: '/tmp/x/sightline.db',
+      list: () => [
+        {
+          name: 'sightline-2026-12-02T12-00-00-000Z.db',
+          path: '/tmp/x/backups/sightline-2026-12-02T12-00-00-000Z.db',
+          takenAt: Date.UTC(2026, 11, 2, 12),
+          bytes: 4096,
+        },
+      ],
+    },
     goals: {
       get: () => undefined,
       all: () => new Map(),
@@ -423,6 +434,52 @@ describe('API handlers: run status, tokens, ACP', () => {
       await api.dispatch('acp:permissions:respond', { requestId: 'perm-1', optionId: 'allow-once' }),
     ).toEqual({ ok: false, error: { code: 'not_found', message: 'Unknown permission request: perm-1' } });
     expect(await api.dispatch('acp:permissions:list', {})).toEqual({ ok: true, value: [] });
+  });
+
+  it('reports the database with its backups (no file paths) and restores only through the app’s host', async () => {
+    const { gw } = fakeGateway();
+    const backup = {
+      name: 'sightline-2026-12-02T12-00-00-000Z.db',
+      takenAt: Date.UTC(2026, 11, 2, 12),
+      bytes: 4096,
+    };
+    const script = createApiHandlers(gw, { app: APP });
+    expect(await script.dispatch('database:status', {})).toEqual({
+      ok: true,
+      value: { path: '/tmp/x/sightline.db', backups: [backup], canRestore: false },
+    });
+    expect(await script.dispatch('database:restore', { name: backup.name })).toEqual({
+      ok: false,
+      error: { code: 'unavailable', message: 'Restoring a backup needs the app (Electron or npm run web)' },
+    });
+    const notice = {
+      kind: 'damaged' as const,
+      at: 5,
+      path: '/tmp/x/sightline.db',
+      damage: ['file is not a database'],
+    };
+    const restore = vi.fn(async () => {});
+    const app = createApiHandlers(gw, { app: APP, database: { notice: () => notice, restore } });
+    expect(await app.dispatch('database:status', {})).toEqual({
+      ok: true,
+      value: { path: '/tmp/x/sightline.db', backups: [backup], canRestore: true, notice },
+    });
+    expect(await app.dispatch('database:restore', { name: backup.name })).toEqual({
+      ok: true,
+      value: { restoring: true },
+    });
+    expect(restore).toHaveBeenCalledWith(backup.name);
+    for (const name of [
+      '../sightline.db',
+      'sightline-x/../../etc.db',
+      'other.db',
+      '',
+      'sightline-1.db.partial',
+    ]) {
+      const r = await app.dispatch('database:restore', { name });
+      expect([name, r.ok]).toEqual([name, false]);
+    }
+    expect(restore).toHaveBeenCalledTimes(1);
   });
 
   it('states the same retention as the gateway prunes with', () => {

@@ -119,6 +119,10 @@ export interface GatewayApi {
       respond(requestId: string, optionId: string | undefined): boolean;
     };
   };
+  backups: {
+    readonly databasePath: string;
+    list(): { name: string; takenAt: number; bytes: number }[];
+  };
   goals: {
     get(sessionKey: string): Goal | undefined;
     all(): Map<string, Goal>;

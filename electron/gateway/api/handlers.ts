@@ -7,6 +7,7 @@ import { parseArgs, type ArgsParsed } from '../../../shared/ipc/schemas';
 import type { AppInfo, SessionView } from '../../../shared/ipc/types';
 import { normalizeSessionKey } from '../../../shared/session-keys';
 import { GatewayError, toIpcError } from '../errors';
+import type { GatewayHost } from '../host';
 import type { SessionInfo } from '../types';
 import type { Actor, GatewayApi } from './gateway-api';
 import { createMemoryDismissalStore, type DismissalStore } from './dismissals';
@@ -35,6 +36,8 @@ export interface ApiOptions {
   /** Default: in the gateway's database when it has one. */
   preferences?: PreferenceStore;
   now?: () => number;
+  /** The app's gateway host (electron/gateway/host.ts): notices and restores. Absent for scripts. */
+  database?: Pick<GatewayHost, 'notice' | 'restore'>;
 }
 
 export interface ApiHandlers {
@@ -170,6 +173,21 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       const resolved = gw.acp.permissions.respond(requestId, optionId);
       if (!resolved) throw new GatewayError('not_found', `Unknown permission request: ${requestId}`);
       return { resolved: true };
+    },
+    'database:status': async () => {
+      const notice = opts.database?.notice();
+      return {
+        path: gw.backups.databasePath,
+        backups: gw.backups.list().map(({ name, takenAt, bytes }) => ({ name, takenAt, bytes })),
+        canRestore: opts.database !== undefined,
+        ...(notice ? { notice } : {}),
+      };
+    },
+    'database:restore': async ({ name }) => {
+      if (!opts.database)
+        throw new GatewayError('unavailable', 'Restoring a backup needs the app (Electron or npm run web)');
+      await opts.database.restore(name);
+      return { restoring: true };
     },
   };
 

@@ -82,7 +82,8 @@ export function createMonitor(deps: MonitorDeps) {
             kind: 'human_direct_message',
             actorType: 'human',
             summary: `human message via ${l.provider}`,
-            payload: o.turns > 1 ? { channel: l.provider, turns: o.turns } : { channel: l.provider },
+            // Spec: `{turns}` when more than one; the channel is in the summary, not the payload.
+            ...(o.turns > 1 ? { payload: { turns: o.turns } } : {}),
             ...(o.occurredAt !== undefined ? { occurredAt: o.occurredAt } : {}),
             dedupeKey: `upstream:${l.sessionKey}:${l.sourceHash}:${o.from}`,
           });

@@ -1,7 +1,9 @@
-// Opening the state database: one file in the data dir, WAL, foreign keys, a busy timeout, and
-// every pending migration applied before anyone touches it.
+// Opening the state database: one file in the data dir, WAL, foreign keys, a busy timeout, an
+// integrity check (a damaged file throws DamagedDatabaseError), and every pending migration
+// applied before anyone touches it.
 import fs from 'node:fs';
 import path from 'node:path';
+import { asDamageError, assertUndamaged } from './integrity';
 import { migrate } from './migrate';
 import { MIGRATIONS } from './migrations';
 import { openSqlite, type Db } from './sqlite';
@@ -18,16 +20,19 @@ export function openDatabase(dataDir: string, opts: OpenOptions = {}): Db {
   // Transcripts and provider keys live here: readable by this user only.
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, DB_FILE);
-  const db = openSqlite(file, opts.readonly ? { readonly: true, fileMustExist: true } : {});
+  let db: Db | undefined;
   try {
+    db = openSqlite(file, opts.readonly ? { readonly: true, fileMustExist: true } : {});
     if (!opts.readonly) restrictToOwner(file);
     applyPragmas(db);
+    // Before anything reads or migrates it: a damaged file is reported, never half-used.
+    assertUndamaged(db, file);
     if (!opts.readonly) migrate(db, MIGRATIONS);
+    return db;
   } catch (err) {
-    db.close();
-    throw err;
+    db?.close();
+    throw asDamageError(file, err);
   }
-  return db;
 }
 
 export function applyPragmas(db: Db): void {

@@ -1,4 +1,5 @@
 import { useCatalog } from './catalog';
+import { useDatabase } from './database';
 import { useFleet } from './fleet';
 import { useInbox } from './inbox';
 import { useLive } from './live';
@@ -14,6 +15,7 @@ import { useWatchers } from './watchers';
 
 export {
   useCatalog,
+  useDatabase,
   useFleet,
   useInbox,
   useLive,
@@ -32,6 +34,7 @@ export {
 export function resetStores(): void {
   for (const s of [
     useCatalog,
+    useDatabase,
     useFleet,
     useInbox,
     useLive,

@@ -109,8 +109,8 @@ describe('catalog: upstream human activity', () => {
       expect(hdm, `${u.provider} events`).toHaveLength(1);
       expect(hdm[0].actorType).toBe('human');
       expect(hdm[0].summary).toBe(`human message via ${u.provider}`);
-      expect(hdm[0].payload?.turns).toBeUndefined();
-      if (hdm[0].payload && 'channel' in hdm[0].payload) expect(hdm[0].payload.channel).toBe(u.provider);
+      // Spec: no payload for one turn; the channel is in the summary.
+      expect(hdm[0].payload).toBeUndefined();
       const mine = notices.filter((n) => n.contextKey === contextKeyFor(key));
       expect(mine, `${u.provider} notices`).toHaveLength(1);
       expect(mine[0]!.text).toBe(noticeText(key, since[key]!));
@@ -140,7 +140,7 @@ describe('catalog: upstream human activity', () => {
     for (const u of ups) {
       const hdm = ofKind(gw, adoptedKey(u.provider, u.threadId), 'human_direct_message');
       expect(hdm, u.provider).toHaveLength(1);
-      expect(hdm[0].payload?.turns, u.provider).toBe(2);
+      expect(hdm[0].payload, u.provider).toEqual({ turns: 2 });
     }
   });
 

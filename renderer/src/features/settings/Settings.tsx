@@ -5,6 +5,7 @@ import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
 import { AcpProfiles } from './AcpProfiles';
 import { Retention } from './Retention';
+import { Backups } from './Backups';
 import { Appearance } from './Appearance';
 import { Notifications } from './Notifications';
 
@@ -151,6 +152,7 @@ export function Settings() {
       <Notifications />
       <Appearance />
       <Retention />
+      <Backups />
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { openDatabase, type Db } from './db/open';
 import { createTransactions } from './db/transactions';
 import { consoleLogger, EventHub } from './events';
 import { createAcpProfileStore } from './runtime/acp/profile-store';
+import { createAcpProfiles, type AcpProfiles } from './runtime/acp/profiles';
 import { createAcpSessions } from './runtime/acp/sessions';
 import { agentTools } from './runtime/agent-tools';
 import { createAgentsService, createAgentStore } from './runtime/agents';
@@ -19,6 +20,7 @@ import { createHeartbeats } from './runtime/heartbeats';
 import { createHuman, type Human } from './runtime/human';
 import { createMessages } from './runtime/messages';
 import { createModelCache } from './runtime/models';
+import { createPermissions, type Permissions } from './runtime/permissions';
 import { createRunStore } from './runtime/runs';
 import { createSpawner } from './runtime/spawn';
 import { TurnEngine } from './runtime/turns';
@@ -38,16 +40,25 @@ import { HeartbeatWaker } from './state/waker';
 import { createTools } from './tools';
 import { ToolRegistry } from './tools/registry';
 import { sessionStatusTool, sessionsListTool } from './tools/session-tools';
-import type { CatalogRoots, GatewayOptions, Sessions, Tools, TranscriptMessage } from './types';
+import { createConsent, type Consent } from './trust/consent';
+import { createSecrets } from './trust/secrets';
+import type {
+  CatalogRoots,
+  GatewayOptions,
+  SecretStorageInfo,
+  Sessions,
+  Tools,
+  TranscriptMessage,
+} from './types';
 
 export type * from './types';
 export { GatewayError } from './errors';
+export type { AskPerson, CommandLine, ConsentQuestion } from './trust/consent';
+export type { SafeStorageLike } from './trust/secrets';
 export { realScheduler } from './scheduler';
 
 /** How often a gateway looks for notices committed by other gateways on the same database. */
 export const SHARED_POLL_MS = 1000;
-
-type AcpApi = ReturnType<typeof createAcpSessions>;
 
 export interface Gateway {
   sessions: Sessions;
@@ -82,10 +93,15 @@ export interface Gateway {
   /** Addition: the notices watchers read, and the session_status call that reconciled each. */
   noticeHistory: NoticeHistoryStore;
   acp: {
-    profiles: ReturnType<typeof createAcpProfileStore>;
-    permissions: AcpApi['permissions'];
-    deliver: AcpApi['deliver'];
+    profiles: AcpProfiles;
+    /** Questions for the person: ACP permission requests and agents' sends into adopted sessions. */
+    permissions: Permissions;
+    deliver: ReturnType<typeof createAcpSessions>['deliver'];
   };
+  /** The person's consent to command lines; hosts plug their way of asking (`consent.plug`). */
+  consent: Consent;
+  /** Where secrets live at rest (sealed with the keyring, or a plain statement why not). */
+  secrets: { info: SecretStorageInfo };
   goals: Goals;
   /** The database handle, for the catalog, browser mode and tests in this process. */
   db: Db;
@@ -115,7 +131,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   const transcripts = createTranscriptStore(db, now);
   const agentStore = createAgentStore(db, now);
   const runs = createRunStore(db);
-  const acpProfiles = createAcpProfileStore(db, now);
+  const secrets = createSecrets(options.secrets);
+  const consent = createConsent({ db, now, emit });
+  const permissions = createPermissions({ now, emit });
+  const acpProfiles = createAcpProfiles({
+    store: createAcpProfileStore(db, now, secrets, logger),
+    consent,
+  });
 
   // The state core: signal log, cursors, notices and wakes.
   const queues = new NoticeQueues((sessionKey, entry) => emit({ type: 'notice:queued', sessionKey, entry }));
@@ -170,6 +192,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     transcripts,
     runs,
     profiles: acpProfiles,
+    permissions,
+    consent,
     workRoot: path.join(options.dataDir, 'acp-work'),
     live: supervision.live,
     onRunEnd: (childKey, run, spawn, text) => engine.announceToParent(childKey, run, spawn, text),
@@ -213,6 +237,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     transcripts,
     engine,
     acp,
+    permissions,
     continueUpstream: (key, text) => catalog.continue(key, text),
   });
   const human = createHuman({ store, state, messages });
@@ -220,7 +245,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const status = supervision.startStatus({
     live: (key) => engine.status(key),
     latestRun: (key) => runs.latest(key),
-    pendingRequests: () => acp.permissions.pending(),
+    pendingRequests: () => permissions.pending(),
   });
   const heartbeats = createHeartbeats({ agents: agentStore, waker, scheduler });
   const agents = createAgentsService({ tx, agents: agentStore, sessions, heartbeats });
@@ -237,6 +262,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   // Start-up: the default agent, runs a crash cut short, pending notices from durable cursors
   // (then prune; also without timers), wakes; timers only with autoStart.
   agents.ensureDefault();
+  acpProfiles.resealAll();
   runs.failInterrupted(now());
   state.sweep();
   const stopWakes = runWakes({ waker, store, engine, scheduler, immediate: autoStart });
@@ -281,7 +307,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     status,
     live: supervision.live,
     noticeHistory: supervision.history,
-    acp: { profiles: acpProfiles, permissions: acp.permissions, deliver: acp.deliver },
+    acp: { profiles: acpProfiles, permissions, deliver: acp.deliver },
+    consent,
+    secrets: { info: secrets.info },
     db,
     backups,
     close() {
@@ -293,6 +321,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       heartbeats.stop();
       stopWakes();
       engine.stop();
+      consent.close();
+      permissions.closeAll();
       void acp.closeAll();
       catalog.stop();
       supervision.close();

@@ -53,6 +53,8 @@ beforeAll(async () => {
     command: process.execPath,
     args: [AGENT],
     env: {},
+    // Agents may start only profiles the person allowed for agents (issue 14.3).
+    allowAgents: true,
   });
   browser = await openBrowser(server.url);
   page = browser.page;

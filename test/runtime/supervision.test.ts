@@ -72,6 +72,8 @@ describe('live output', () => {
       command: process.execPath,
       args: [AGENT],
       env: {},
+      // Agents may start only profiles the person allowed for agents (issue 14.3).
+      allowAgents: true,
     });
     const r = await gw.tools.call('agent:main:main', 'sessions_spawn', {
       task: 'think',
@@ -148,6 +150,8 @@ describe('the status of a session', () => {
       command: process.execPath,
       args: [AGENT],
       env: {},
+      // Agents may start only profiles the person allowed for agents (issue 14.3).
+      allowAgents: true,
     });
     const spawn = async (task: string) => {
       const r = await gw.tools.call('agent:main:main', 'sessions_spawn', {

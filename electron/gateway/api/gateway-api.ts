@@ -6,6 +6,7 @@ import type {
   AgentConfig,
   CatalogEntry,
   CatalogProvider,
+  ConsentRequestView,
   CatalogRoots,
   CursorRow,
   EventKind,
@@ -16,11 +17,13 @@ import type {
   PermissionRequestView,
   RunInfo,
   RunStatus,
+  SecretStorageInfo,
   SessionInfo,
   TranscriptMessage,
 } from '../types';
 import type Database from 'better-sqlite3';
 import type { StateEventRow } from '../../../shared/domain';
+import type { AskPerson } from '../trust/consent';
 import type { RunOverview } from '../runtime/control';
 import type { MessageHit } from '../sessions/transcripts';
 import type { LiveOutput, NoticeDelivery, SessionStatusView } from '../../../shared/ipc/types';
@@ -110,7 +113,9 @@ export interface GatewayApi {
   acp: {
     profiles: {
       list(): AcpProfile[];
-      save(p: AcpProfile): AcpProfile;
+      get(id: string): AcpProfile | undefined;
+      /** Stored once the person allowed its command line; rejects `declined by the person`. */
+      propose(p: AcpProfile): Promise<AcpProfile>;
       remove(id: string): boolean;
     };
     permissions: {
@@ -119,6 +124,16 @@ export interface GatewayApi {
       respond(requestId: string, optionId: string | undefined): boolean;
     };
   };
+  consent: {
+    /** The host's way of asking the person (Electron: a native dialog; browser mode: the page). */
+    plug(ask: AskPerson | undefined): void;
+    /** Browser mode's port: questions wait in the page. */
+    pagePrompt: AskPerson;
+    /** Questions waiting in the page (browser mode only; Electron asks natively). */
+    pending(): ConsentRequestView[];
+    respond(requestId: string, allowed: boolean): void;
+  };
+  secrets: { info: SecretStorageInfo };
   backups: {
     readonly databasePath: string;
     list(): { name: string; takenAt: number; bytes: number }[];

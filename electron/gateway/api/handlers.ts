@@ -159,19 +159,38 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       });
       return agentView(saved);
     },
-    'app:info': async () => opts.app,
+    'app:info': async () => ({ ...opts.app, secrets: gw.secrets.info }),
     'ui:viewing': async ({ sessionKey }) => {
       viewing = sessionKey === undefined ? undefined : normalizeSessionKey(sessionKey);
       return { viewing: true };
     },
     'acp:profiles:list': async () => gw.acp.profiles.list().map(profileView),
-    'acp:profiles:save': async ({ id, name, command, args, env, cwd }) =>
-      profileView(gw.acp.profiles.save({ id, name, command, args, env, ...(cwd ? { cwd } : {}) })),
+    'acp:profiles:save': async ({ id, name, command, args, env, keepEnv, cwd, allowAgents, askTerminal }) => {
+      // The page only saw masked values: the ones it kept are taken from what is stored.
+      const stored = gw.acp.profiles.get(id)?.env ?? {};
+      const kept = Object.fromEntries((keepEnv ?? []).filter((k) => k in stored).map((k) => [k, stored[k]!]));
+      const saved = await gw.acp.profiles.propose({
+        id,
+        name,
+        command,
+        args,
+        env: { ...kept, ...env },
+        ...(cwd ? { cwd } : {}),
+        ...(allowAgents !== undefined ? { allowAgents } : {}),
+        ...(askTerminal !== undefined ? { askTerminal } : {}),
+      });
+      return profileView(saved);
+    },
     'acp:profiles:remove': async ({ id }) => ({ removed: gw.acp.profiles.remove(id) }),
     'acp:permissions:list': async () => gw.acp.permissions.pending(),
     'acp:permissions:respond': async ({ requestId, optionId }) => {
       const resolved = gw.acp.permissions.respond(requestId, optionId);
       if (!resolved) throw new GatewayError('not_found', `Unknown permission request: ${requestId}`);
+      return { resolved: true };
+    },
+    'consent:list': async () => gw.consent.pending(),
+    'consent:respond': async ({ requestId, allow }) => {
+      gw.consent.respond(requestId, allow);
       return { resolved: true };
     },
     'database:status': async () => {

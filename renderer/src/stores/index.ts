@@ -1,4 +1,5 @@
 import { useCatalog } from './catalog';
+import { useConsent } from './consent';
 import { useDatabase } from './database';
 import { useFleet } from './fleet';
 import { useInbox } from './inbox';
@@ -15,6 +16,7 @@ import { useWatchers } from './watchers';
 
 export {
   useCatalog,
+  useConsent,
   useDatabase,
   useFleet,
   useInbox,
@@ -34,6 +36,7 @@ export {
 export function resetStores(): void {
   for (const s of [
     useCatalog,
+    useConsent,
     useDatabase,
     useFleet,
     useInbox,

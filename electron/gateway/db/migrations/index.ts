@@ -7,7 +7,8 @@ import { migration004 } from './004-ui';
 import { migration005 } from './005-catalog-provider-ids';
 import { migration006 } from './006-search-preferences';
 import { migration007 } from './007-pending-index';
-import { migration008 } from './008-supervision';
+import { migration008 } from './008-trust';
+import { migration009 } from './009-supervision';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration006,
   migration007,
   migration008,
+  migration009,
 ];

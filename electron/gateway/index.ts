@@ -129,9 +129,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   const emit = events.emit;
   const store = createSessionStore(db, now);
   const transcripts = createTranscriptStore(db, now);
-  const agentStore = createAgentStore(db, now);
-  const runs = createRunStore(db);
   const secrets = createSecrets(options.secrets);
+  const agentStore = createAgentStore(db, now, secrets, logger);
+  const runs = createRunStore(db);
   const consent = createConsent({ db, now, emit });
   const permissions = createPermissions({ now, emit });
   const acpProfiles = createAcpProfiles({
@@ -149,6 +149,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     queues,
     waker,
     sessionExists: (key) => store.get(key) !== undefined,
+    hasParent: (key, agentId) => store.hasParent(key, agentId),
     emit,
     afterCommit: tx.afterCommit,
   });
@@ -209,7 +210,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     state,
     queues,
     waker,
-    owners: [goals, runs],
     onReset: (key) => engine.forget(key),
     onDelete: (key) => {
       engine.forget(key);
@@ -225,6 +225,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger,
     roots: catalogRoots,
     scheduler,
+    transaction: (fn) => tx.run(fn),
+    confirm: consent.confirm,
     importTranscript(sessionKey, messages) {
       for (const m of messages)
         emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });
@@ -262,6 +264,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   // Start-up: the default agent, runs a crash cut short, pending notices from durable cursors
   // (then prune; also without timers), wakes; timers only with autoStart.
   agents.ensureDefault();
+  agentStore.resealAll();
   acpProfiles.resealAll();
   runs.failInterrupted(now());
   state.sweep();

@@ -3,7 +3,7 @@
 // waits for the person's yes (the same inbox as ACP permission requests).
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiHandlers } from '../../electron/gateway/api/handlers';
-import { CLAUDE_ID, writeClaude } from '../catalog/fixtures';
+import { CLAUDE_ID, relocate, writeClaude } from '../catalog/fixtures';
 import { openTestGateway, tempDir, waitFor, type TestGateway } from '../helpers/gateway';
 import { AGENT, fakeCli } from './helpers';
 
@@ -53,7 +53,7 @@ describe('sessions_spawn with runtime "acp"', () => {
 describe('sessions_send into an adopted session', () => {
   function adopt() {
     const claudeRoot = tempDir();
-    writeClaude(claudeRoot);
+    relocate(writeClaude(claudeRoot), claudeRoot);
     t = openTestGateway({ catalogRoots: { claude: claudeRoot } });
     const cli = fakeCli('claude');
     process.env.PATH = cli.bin;
@@ -102,7 +102,7 @@ describe('sessions_send into an adopted session', () => {
       details: { status: 'delivered', sessionKey: key },
       text: JSON.stringify({ status: 'delivered', sessionKey: key }),
     });
-    expect(cli.calls().map((c) => c.args)).toEqual([['--resume', CLAUDE_ID, '-p', 'run the tests']]);
+    expect(cli.calls().map((c) => c.args)).toEqual([[`--resume=${CLAUDE_ID}`, '-p', 'run the tests']]);
 
     await gw.human.send(key, 'and the lint');
     expect(cli.calls()).toHaveLength(2);

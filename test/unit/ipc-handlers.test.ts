@@ -131,6 +131,15 @@ function fakeGateway() {
         agents[i] = { ...agents[i]!, ...cfg };
         return agents[i]!;
       },
+      // The merge itself is the gateway's (runtime/agents.ts, tested in test/trust/secrets.test.ts).
+      update: vi.fn((c) => {
+        const i = agents.findIndex((a) => a.id === c.id.toLowerCase());
+        const settings = { ...agents[i]!.providerSettings };
+        if (c.model !== undefined) settings.model = c.model;
+        if (c.clearApiKey) settings.apiKey = '';
+        agents[i] = { ...agents[i]!, providerSettings: settings };
+        return agents[i]!;
+      }),
     },
     transcripts: { page: () => ({ messages: [], hasMore: false }), search: () => [] },
     status: {
@@ -282,10 +291,11 @@ describe('API handlers', () => {
     });
   });
 
-  it('saves agents: keeps, replaces and clears the key, never returns it', async () => {
+  it('saves agents through the gateway’s update and never returns the key', async () => {
     const { gw, agents } = fakeGateway();
     const api = createApiHandlers(gw, { app: APP });
-    const r = await api.dispatch('agents:save', { id: 'Main', model: 'gpt-y' });
+    const r = await api.dispatch('agents:save', { id: 'Main', model: 'gpt-y', apiKey: 'sk-new-key' });
+    expect(gw.agents.update).toHaveBeenCalledWith({ id: 'Main', model: 'gpt-y', apiKey: 'sk-new-key' });
     expect(r).toMatchObject({ ok: true, value: { id: 'main', model: 'gpt-y', hasApiKey: true } });
     expect(JSON.stringify(r)).not.toContain('sk-secret');
     expect(agents[0]!.providerSettings).toEqual({ model: 'gpt-y', apiKey: 'sk-secret' });

@@ -23,6 +23,7 @@ import type {
 } from '../types';
 import type Database from 'better-sqlite3';
 import type { StateEventRow } from '../../../shared/domain';
+import type { AgentChanges } from '../runtime/agents';
 import type { AskPerson } from '../trust/consent';
 import type { RunOverview } from '../runtime/control';
 import type { MessageHit } from '../sessions/transcripts';
@@ -85,6 +86,8 @@ export interface GatewayApi {
   agents: {
     list(): AgentConfig[];
     save(cfg: Partial<AgentConfig> & { id: string }): AgentConfig;
+    /** The person's changes from Settings (a key never follows a base URL to another host). */
+    update(changes: AgentChanges): AgentConfig;
   };
   transcripts: {
     page(

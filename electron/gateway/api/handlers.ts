@@ -142,23 +142,7 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
     'prefs:get': async () => preferences.get(),
     'prefs:set': async (patch) => preferences.set(patch, now()),
     'agents:list': async () => gw.agents.list().map(agentView),
-    'agents:save': async (a) => {
-      const existing = gw.agents.list().find((c) => c.id === a.id.toLowerCase());
-      const settings: Record<string, string> = { ...existing?.providerSettings };
-      if (a.model !== undefined) settings.model = a.model;
-      if (a.baseUrl !== undefined) settings.baseUrl = a.baseUrl;
-      if (a.apiKey !== undefined && a.apiKey !== '') settings.apiKey = a.apiKey;
-      if (a.clearApiKey) settings.apiKey = '';
-      const saved = gw.agents.save({
-        id: a.id.toLowerCase(),
-        providerSettings: settings,
-        ...(a.name !== undefined ? { name: a.name } : {}),
-        ...(a.provider !== undefined ? { provider: a.provider } : {}),
-        ...(a.systemPrompt !== undefined ? { systemPrompt: a.systemPrompt } : {}),
-        ...(a.heartbeatSeconds !== undefined ? { heartbeatSeconds: a.heartbeatSeconds } : {}),
-      });
-      return agentView(saved);
-    },
+    'agents:save': async (a) => agentView(gw.agents.update(a)),
     'app:info': async () => ({ ...opts.app, secrets: gw.secrets.info }),
     'ui:viewing': async ({ sessionKey }) => {
       viewing = sessionKey === undefined ? undefined : normalizeSessionKey(sessionKey);

@@ -5,10 +5,12 @@
 // only wires them to the gateway's links, sessions and signal log.
 import os from 'node:os';
 import type Database from 'better-sqlite3';
+import { notFound } from '../errors';
 import { realScheduler, type Cancel, type Scheduler } from '../scheduler';
+import type { Consent } from '../trust/consent';
 import type { Catalog, CatalogEntry, CatalogProvider, Logger, SessionState, Sessions } from '../types';
 import { adoptedKey, createAdopt } from './adopt';
-import { runCli } from './continue';
+import { cliProgram, continueFolder, runCli } from './continue';
 import { isNotFound, nodeFs, type CatalogFs } from './kit/fsio';
 import type { SqliteOpener } from './kit/sqlite';
 import { createLinkRepo, type Link } from './links';
@@ -16,6 +18,7 @@ import { createMonitor } from './monitor';
 import type { Located, ProviderModule, ProviderSource, VisibleMessage } from './provider';
 import { PROVIDER_MODULES } from './providers';
 import { resolveCatalogRoots, type RootsById } from './roots';
+import { checkThreadId, guardSource } from './thread-ids';
 import { betterSqliteOpener } from './sqlite';
 
 export { ADOPTING_WATCHER, adoptedKey } from './adopt';
@@ -52,8 +55,15 @@ export interface CatalogDeps {
   providerBudgetMs?: number;
   /** Addition: timers of the monitor cadence (default the real ones). */
   scheduler?: Scheduler;
+  /**
+   * Addition: how an adoption's writes run as one transaction (the gateway passes its own, which
+   * sends push events after the commit; default: a plain transaction on `db`).
+   */
+  transaction?<T>(fn: () => T): T;
   /** Addition (live transcripts): the visible messages of rows a check consumed, per link. */
   onUpstreamMessages?(link: Link, messages: VisibleMessage[]): void;
+  /** Addition: the person's consent to a continue command (default: none asked, trusted). */
+  confirm?: Consent['confirm'];
 }
 
 export type CatalogService = Catalog & {
@@ -75,7 +85,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
   const providers = new Map<string, { module: ProviderModule; source: ProviderSource; root: string }>();
   for (const m of modules) {
     const root = roots[m.id]!;
-    providers.set(m.id, { module: m, source: m.open(root, io), root });
+    providers.set(m.id, { module: m, source: guardSource(m, m.open(root, io)), root });
   }
   const monitor = createMonitor({
     links,
@@ -95,6 +105,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
       now: deps.now,
       hostId,
       importTranscript: deps.importTranscript,
+      transaction: deps.transaction ?? ((fn) => deps.db.transaction(fn)()),
     },
     providers,
   );
@@ -167,16 +178,29 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     if (typeof text !== 'string' || text.trim() === '') throw new Error('text is required');
     const link = links.get(sessionKey);
     if (!link)
-      throw new Error(`Unknown sessionKey: ${sessionKey} (not an adopted session with an upstream link)`);
+      throw notFound(`Unknown sessionKey: ${sessionKey} (not an adopted session with an upstream link)`);
     const p = providers.get(link.provider);
-    const cmd = p?.source.continueCommand?.(link.threadId, text);
+    // Checked again here: a link may come from before ids were checked, or from another gateway.
+    const cmd = p?.source.continueCommand?.(checkThreadId(p.module, link.threadId), text);
     if (!p || !cmd)
       throw new Error(
         `Continue in Sightline is not available for ${link.provider} sessions yet: continue it in ${p?.module.label ?? link.provider} itself`,
       );
+    const env = deps.env ?? process.env;
+    const program = cliProgram(cmd.command, env);
+    const cwd = continueFolder(link.cwd);
+    // The person allows this CLI in this folder for this session once (the text changes each time).
+    await deps.confirm?.(
+      {
+        kind: 'continue',
+        title: `Continue the ${p.module.label} session "${deps.sessions.get(sessionKey)?.label ?? link.threadId}" with its CLI`,
+        command: { program, args: cmd.args, cwd },
+        sessionKey,
+      },
+      { remember: `continue:${sessionKey}:${program}:${cwd}` },
+    );
     rememberOwnText(sessionKey, text);
-    const cwd = p.source.find(link.threadId)?.entry.cwd;
-    const { stdout } = await runCli(cmd, { env: deps.env ?? process.env, ...(cwd ? { cwd } : {}) });
+    const { stdout } = await runCli(program, cmd.args, { env, cwd });
     const at = deps.now();
     const messages: ImportedMessage[] = [{ role: 'user', actorType: 'human', text, createdAt: at }];
     if (stdout.trim())

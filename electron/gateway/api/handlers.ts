@@ -15,6 +15,7 @@ import {
   agentView,
   fleetViews,
   inboxItems,
+  mcpView,
   pendingNotices,
   profileView,
   sessionView,
@@ -172,6 +173,15 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       if (!resolved) throw new GatewayError('not_found', `Unknown permission request: ${requestId}`);
       return { resolved: true };
     },
+    'mcp:list': async () => mcpView(gw),
+    // The secret goes to the renderer here, once, to be shown to the person; never again.
+    'mcp:issue': async ({ sessionKey, newSessionName, label }) => {
+      const opts = label ? { label } : {};
+      if (sessionKey === undefined) return gw.mcp.issueForNewSession(newSessionName!, opts);
+      const key = session(sessionKey).key;
+      return { ...(await gw.mcp.issue(key, opts)), sessionKey: key };
+    },
+    'mcp:revoke': async ({ id }) => ({ revoked: gw.mcp.revoke(id) }),
     'consent:list': async () => gw.consent.pending(),
     'consent:respond': async ({ requestId, allow }) => {
       gw.consent.respond(requestId, allow);

@@ -4,6 +4,7 @@ import { useDatabase } from './database';
 import { useFleet } from './fleet';
 import { useInbox } from './inbox';
 import { useLive } from './live';
+import { useMcp } from './mcp';
 import { usePermissions } from './permissions';
 import { usePreferences } from './preferences';
 import { useProfiles } from './profiles';
@@ -21,6 +22,7 @@ export {
   useFleet,
   useInbox,
   useLive,
+  useMcp,
   usePermissions,
   usePreferences,
   useProfiles,
@@ -41,6 +43,7 @@ export function resetStores(): void {
     useFleet,
     useInbox,
     useLive,
+    useMcp,
     usePermissions,
     usePreferences,
     useProfiles,

@@ -14,6 +14,7 @@ const KIND_LABEL = {
   subagent: 'sub-agent',
   acp: 'ACP',
   adopted: 'adopted',
+  external: 'outside',
   other: 'session',
   bare: 'bare',
 };

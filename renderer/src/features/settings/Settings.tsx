@@ -4,6 +4,7 @@ import { useSettings } from '../../stores/settings';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
 import { AcpProfiles } from './AcpProfiles';
+import { McpCredentials } from './McpCredentials';
 import { Retention } from './Retention';
 import { SecretStorage } from './SecretStorage';
 import { Backups } from './Backups';
@@ -152,6 +153,7 @@ export function Settings() {
       ))}
       <AcpProfiles />
       <Notifications />
+      <McpCredentials />
       <Appearance />
       <Retention />
       <Backups />

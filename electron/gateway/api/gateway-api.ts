@@ -55,6 +55,7 @@ export interface GatewayApi {
   sessions: {
     get(key: string, agentId?: string): SessionInfo | undefined;
     list(): SessionInfo[];
+    listAdopted?(): SessionInfo[];
   };
   state: {
     version(sessionKey: string, agentId?: string): number;

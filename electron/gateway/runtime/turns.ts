@@ -200,8 +200,9 @@ export class TurnEngine {
     } finally {
       cancelTimeout?.();
     }
-    // After close() the database is gone: a turn cut short by stop() writes nothing more.
-    if (this.stopped) return finish({ run });
+    // After close() the database is gone, and a deleted session's history is gone: a turn cut
+    // short by either writes nothing more (no run row, no outcome in a log that was deleted).
+    if (this.stopped || !deps.store.get(key)) return finish({ run });
     run.endedAt = deps.now();
     deps.runs.save(run);
     deps.emit({ type: 'run:changed', run: { ...run } });
@@ -245,20 +246,14 @@ export class TurnEngine {
       .all(key)
       .filter((m) => m.id <= upToId)
       .map(toModelMessage);
+    // Live output while a step runs (issue 17.1); nothing once the turn is cancelled.
+    const live = (stream: LiveStream) => (text: string) => {
+      if (!signal.aborted) deps.live.delta(key, run.runId, stream, text);
+    };
+    const streams = { onDelta: live('text'), onThinking: live('thinking'), onToolCall: live('tool') };
     for (let step = 0; step < MAX_STEPS; step++) {
       if (signal.aborted) throw new ModelAbortedError();
-      const live = (stream: LiveStream) => (text: string) => {
-        if (!signal.aborted) deps.live.delta(key, run.runId, stream, text);
-      };
-      const res = await provider.complete({
-        system,
-        messages,
-        tools,
-        signal,
-        onDelta: live('text'),
-        onThinking: live('thinking'),
-        onToolCall: live('tool'),
-      });
+      const res = await provider.complete({ system, messages, tools, signal, ...streams });
       if (signal.aborted) throw new ModelAbortedError();
       run.inputTokens += res.usage.inputTokens;
       run.outputTokens += res.usage.outputTokens;

@@ -12,6 +12,7 @@ import { createCredentialStore } from './mcp/credentials';
 import { resolveShim } from './mcp/shim';
 import { consoleLogger, EventHub } from './events';
 import { createAcpProfileStore } from './runtime/acp/profile-store';
+import { createAcpRegistry, type AcpRegistry } from './runtime/acp/registry/install';
 import { createAcpProfiles, type AcpProfiles } from './runtime/acp/profiles';
 import { createAcpSessions } from './runtime/acp/sessions';
 import { agentTools } from './runtime/agent-tools';
@@ -27,6 +28,7 @@ import { createModelCache } from './runtime/models';
 import { createPermissions, type Permissions } from './runtime/permissions';
 import { createRunStore } from './runtime/runs';
 import { createSpawner } from './runtime/spawn';
+import { createStarter } from './runtime/start';
 import { TurnEngine } from './runtime/turns';
 import { runWakes } from './runtime/wake';
 import { realScheduler } from './scheduler';
@@ -50,8 +52,9 @@ import { createSecrets } from './trust/secrets';
 import type {
   CatalogRoots,
   GatewayOptions,
+  GatewaySessions,
+  RunInfo,
   SecretStorageInfo,
-  Sessions,
   Tools,
   TranscriptMessage,
 } from './types';
@@ -66,7 +69,7 @@ export { realScheduler } from './scheduler';
 export const SHARED_POLL_MS = 1000;
 
 export interface Gateway {
-  sessions: Sessions;
+  sessions: GatewaySessions;
   state: StateCore;
   notices: Notices;
   tools: Tools;
@@ -80,6 +83,8 @@ export interface Gateway {
       opts?: { beforeId?: number; limit?: number },
     ): { messages: TranscriptMessage[]; hasMore: boolean };
     all(sessionKey: string): TranscriptMessage[];
+    /** The files the session's agent changed (from its tool calls' diffs). */
+    changedFiles(sessionKey: string): string[];
     /** Messages whose text has every word (as word prefixes), best first (issue 17.5). */
     search(text: string, limit?: number): MessageHit[];
   };
@@ -88,6 +93,8 @@ export interface Gateway {
     /** Deletes the demo's sessions and starts it again. */
     resetDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }>;
   };
+  /** The session's runs, oldest first. */
+  runs: { list(sessionKey: string): RunInfo[] };
   catalog: CatalogService;
   /** Where the catalog looks (after options and environment). */
   catalogRoots: Required<CatalogRoots>;
@@ -102,6 +109,8 @@ export interface Gateway {
     /** Questions for the person: ACP permission requests and agents' sends into adopted sessions. */
     permissions: Permissions;
     deliver: ReturnType<typeof createAcpSessions>['deliver'];
+    /** The ACP registry: its agents, and installing one as a profile. */
+    registry: AcpRegistry;
   };
   /** The person's consent to command lines; hosts plug their way of asking (`consent.plug`). */
   consent: Consent;
@@ -142,10 +151,29 @@ export function createGateway(options: GatewayOptions): Gateway {
   const credentials = createCredentialStore(db, now);
   const consent = createConsent({ db, now, emit });
   const permissions = createPermissions({ now, emit });
-  const acpProfiles = createAcpProfiles({
+  const profileStore = createAcpProfiles({
     store: createAcpProfileStore(db, now, secrets, logger),
     consent,
   });
+  const acpRegistry = createAcpRegistry({
+    db,
+    dataDir: options.dataDir,
+    now,
+    logger,
+    profiles: profileStore,
+    ...(options.acpRegistryUrl ? { url: options.acpRegistryUrl } : {}),
+    ...(options.acpRegistryAllowLoopbackHttp ? { allowLoopbackHttp: true } : {}),
+    ...(options.acpMaxDownloadBytes ? { maxDownloadBytes: options.acpMaxDownloadBytes } : {}),
+  });
+  // Removing a profile installed from the registry removes its record and downloaded folder too.
+  const acpProfiles: AcpProfiles = {
+    ...profileStore,
+    remove: (id: string) => {
+      const removed = profileStore.remove(id);
+      if (removed) acpRegistry.forget(id);
+      return removed;
+    },
+  };
 
   // The state core: signal log, cursors, notices and wakes.
   const queues = new NoticeQueues((sessionKey, entry) => emit({ type: 'notice:queued', sessionKey, entry }));
@@ -220,7 +248,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     state,
     queues,
     waker,
-    onReset: (key) => engine.forget(key),
+    countRuns: (key) => runs.count(key),
+    onReset: (key) => {
+      engine.forget(key);
+      acp.reset(key);
+    },
     onDelete: (key) => {
       engine.forget(key);
       acp.forget(key);
@@ -240,6 +272,18 @@ export function createGateway(options: GatewayOptions): Gateway {
     importTranscript(sessionKey, messages) {
       for (const m of messages)
         emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });
+    },
+    // Live transcripts: what the monitor read upstream, marked as the tool's, in the same
+    // transaction as the link's marker (own texts are already in the transcript).
+    onUpstreamMessages(link, messages) {
+      for (const m of messages) {
+        if (m.own) continue;
+        const { own: _own, ...message } = m;
+        emit({
+          type: 'transcript:appended',
+          message: transcripts.append(link.sessionKey, { ...message, upstream: link.provider }),
+        });
+      }
     },
   });
   const mcp = createMcp({
@@ -262,7 +306,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     runs,
     engine,
     acp,
-    mcp: { servers: (key, caps) => mcp.acpServers(key, caps), release: (key) => mcp.releaseAcp(key) },
+    mcp: {
+      servers: (key, caps, defer) => mcp.acpServers(key, caps, defer),
+      release: (key) => mcp.releaseAcp(key),
+    },
   });
   const messages = createMessages({
     tx,
@@ -274,6 +321,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     continueUpstream: (key, text) => catalog.continue(key, text),
   });
   const human = createHuman({ store, state, messages });
+  const start = createStarter({ spawner, store, agents: agentStore });
   const control = createRunControl({ engine, runs, acp, goals, store, now });
   const status = supervision.startStatus({
     live: (key) => engine.status(key),
@@ -331,7 +379,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   let closed = false;
   return {
-    sessions,
+    sessions: { ...sessions, start },
     state,
     notices,
     tools: createTools(registry),
@@ -342,6 +390,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     transcripts: {
       page: (sessionKey, opts = {}) => transcripts.page(normalizeSessionKey(sessionKey), opts),
       all: (sessionKey) => transcripts.all(normalizeSessionKey(sessionKey)),
+      changedFiles: (sessionKey) => transcripts.changedFiles(normalizeSessionKey(sessionKey)),
       search: (text, limit) => transcripts.search(text, limit),
     },
     runtime: {
@@ -349,6 +398,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       startDemo: () => startDemo({ agents, sessions, goals, human, engine, store }),
       resetDemo: () => resetDemo({ agents, sessions, goals, human, engine, store }),
     },
+    runs: { list: (sessionKey) => runs.history(normalizeSessionKey(sessionKey)) },
     goals,
     mcp: {
       issue: mcp.issue,
@@ -363,7 +413,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     status,
     live: supervision.live,
     noticeHistory: supervision.history,
-    acp: { profiles: acpProfiles, permissions, deliver: acp.deliver },
+    acp: { profiles: acpProfiles, permissions, deliver: acp.deliver, registry: acpRegistry },
     consent,
     secrets: { info: secrets.info },
     db,

@@ -143,7 +143,11 @@ export class TurnEngine {
 
   private async runTurn(key: string, loop: Loop, batch: Loop['inputs'], upToId: number): Promise<void> {
     const { deps } = this;
-    const finish = (r: TurnResult) => batch.forEach((b) => b.done(r));
+    const finish = (r: TurnResult) =>
+      batch.forEach((b) => {
+        if (b.input.kind === 'task') b.input.spawn.onStarted?.(); // a turn that never started
+        b.done(r);
+      });
     if (this.stopped || !deps.store.get(key)) return finish({});
     const agentId = parseSessionKey(key).agentId ?? 'main';
     const agent = deps.agents.get(agentId) ?? deps.agents.ensureDefault();
@@ -172,6 +176,7 @@ export class TurnEngine {
       : undefined;
     deps.runs.save(run);
     deps.emit({ type: 'run:changed', run: { ...run } });
+    spawn?.onStarted?.();
 
     let text: string | undefined;
     try {

@@ -9,6 +9,8 @@ import { StatusBanner, useMarkSeen } from './StatusBanner';
 import { errorMessage } from '../../lib/api';
 import { sessionTitle, tokens } from '../../lib/format';
 import { Transcript } from './Transcript';
+import { SessionActions } from './SessionActions';
+import { FilesChanged } from './FilesChanged';
 import { Composer } from './Composer';
 import { GoalEditor } from './GoalEditor';
 import { Timeline } from '../timeline/Timeline';
@@ -47,6 +49,11 @@ export function SessionPane({ sessionKey }: { sessionKey: string }) {
           <div className="muted small mono" data-testid="session-key">
             {s.key}
           </div>
+          {s.cwd && (
+            <div className="muted small mono" data-testid="session-cwd" title="Working folder">
+              {s.cwd}
+            </div>
+          )}
         </div>
         <div className="session-meta">
           <StatusBadge status={s.status} />
@@ -54,6 +61,7 @@ export function SessionPane({ sessionKey }: { sessionKey: string }) {
           {(s.runStatus === 'cancelled' || s.runStatus === 'none') && <RunBadge status={s.runStatus} />}
           <VersionBadge version={s.stateVersion} />
           <NoticeBadge count={s.pendingNotices} />
+          <FilesChanged sessionKey={s.key} />
           {s.alert && <AlertBadge summary={s.alert.summary} />}
           <span
             className="badge tokens"
@@ -73,6 +81,7 @@ export function SessionPane({ sessionKey }: { sessionKey: string }) {
           </button>
         </div>
       </header>
+      <SessionActions s={s} />
       <GoalEditor key={`${s.key}:${s.goal?.updatedAt ?? 0}`} sessionKey={s.key} goal={s.goal} />
       <PermissionBanner sessionKey={s.key} />
       <StatusBanner s={s} />

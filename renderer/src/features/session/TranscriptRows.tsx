@@ -7,6 +7,15 @@ import { time } from '../../lib/format';
 import { EXPLAIN } from '../../lib/explain';
 import { SessionName } from '../../components/SessionName';
 import { parseStructured, StructuredValue } from '../../components/Fields';
+import { DiffView } from './DiffView';
+
+/** The catalog's tools by id, for messages read from their transcripts. */
+const UPSTREAM_TOOL: Record<string, string> = {
+  claude: 'Claude Code',
+  codex: 'Codex CLI',
+  opencode: 'OpenCode',
+  pi: 'Pi',
+};
 
 export type Row =
   | { type: 'message'; m: TranscriptMessage }
@@ -83,12 +92,22 @@ export function Message({ m, focused }: { m: TranscriptMessage; focused: boolean
       data-actor={cls}
       data-role={m.role}
       data-message-id={m.id}
+      data-upstream={m.upstream}
       data-focused={focused ? 'true' : undefined}
     >
       <header>
         <span className="who">
           <Attribution m={m} />
         </span>
+        {m.upstream && (
+          <span
+            className="badge upstream"
+            data-testid="from-upstream"
+            title="Read from the tool's own transcript by the upstream monitor"
+          >
+            from {UPSTREAM_TOOL[m.upstream] ?? m.upstream}
+          </span>
+        )}
         <time className="muted small">{time(m.createdAt)}</time>
       </header>
       <Body m={m} />
@@ -101,6 +120,9 @@ export function Message({ m, focused }: { m: TranscriptMessage; focused: boolean
             <code>{JSON.stringify(c.arguments)}</code>
           )}
         </div>
+      ))}
+      {m.diffs?.map((d) => (
+        <DiffView key={d.path} diff={d} />
       ))}
     </article>
   );

@@ -4,6 +4,7 @@ import { useSettings } from '../../stores/settings';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
 import { AcpProfiles } from './AcpProfiles';
+import { AcpRegistry } from './AcpRegistry';
 import { McpCredentials } from './McpCredentials';
 import { Retention } from './Retention';
 import { SecretStorage } from './SecretStorage';
@@ -153,6 +154,7 @@ export function Settings() {
       ))}
       <AcpProfiles />
       <Notifications />
+      <AcpRegistry />
       <McpCredentials />
       <Appearance />
       <Retention />

@@ -334,7 +334,19 @@ export function createGateway(options: GatewayOptions): Gateway {
   // The agent tools, one registry for models and `tools.call` alike.
   const describe = (key: string) => control.describe(key);
   registry.register(
-    sessionStatusTool({ sessions: store, state, describe, onStatus: supervision.history.statusCalled }),
+    sessionStatusTool({
+      sessions: store,
+      state,
+      describe,
+      // The history is a record for the person: a write it cannot make never fails the call.
+      onStatus: (...call) => {
+        try {
+          supervision.history.statusCalled(...call);
+        } catch (err) {
+          logger.warn('supervision: reconcile not recorded', { error: String(err) });
+        }
+      },
+    }),
   );
   registry.register(sessionsListTool({ sessions: store, state, describe }));
   for (const tool of agentTools({ store, transcripts, state, agents: agentStore, goals, messages, spawner }))

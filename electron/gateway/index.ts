@@ -269,6 +269,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     scheduler,
     transaction: (fn) => tx.run(fn),
     confirm: consent.confirm,
+    emit,
+    ...(options.nodes ? { nodes: options.nodes } : {}),
     importTranscript(sessionKey, messages) {
       for (const m of messages)
         emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });

@@ -2,7 +2,7 @@
 // transcript that happened, and the watcher's next session_status call on the notice's target
 // (the version it returned, and when) — taken from the watcher's actual tool call. Notices are
 // drained within a second, so this is how the core's work stays visible. Table
-// `notice_deliveries` (migration 014), bounded to the newest MAX_DELIVERIES rows.
+// `notice_deliveries` (migration 015), bounded to the newest MAX_DELIVERIES rows.
 import { decodeNoticeContextKey } from '../../../shared/session-keys';
 import type { NoticeDelivery } from '../../../shared/ipc/types';
 import type { Db } from '../db/open';

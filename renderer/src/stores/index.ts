@@ -5,6 +5,7 @@ import { useFleet } from './fleet';
 import { useInbox } from './inbox';
 import { useLive } from './live';
 import { useMcp } from './mcp';
+import { useNodes } from './nodes';
 import { usePermissions } from './permissions';
 import { usePreferences } from './preferences';
 import { useProfiles } from './profiles';
@@ -25,6 +26,7 @@ export {
   useInbox,
   useLive,
   useMcp,
+  useNodes,
   usePermissions,
   usePreferences,
   useProfiles,
@@ -48,6 +50,7 @@ export function resetStores(): void {
     useInbox,
     useLive,
     useMcp,
+    useNodes,
     usePermissions,
     usePreferences,
     useProfiles,

@@ -117,3 +117,12 @@ export function noticeText(targetKey: string, changesSince: number): string {
     `session_status sessionKey "${targetKey}" changesSince ${changesSince}.`
   );
 }
+
+/**
+ * Sessions whose turns Sightline runs itself (main, native sub-agents and other native keys),
+ * which can therefore run a failed turn again; ACP children, adopted and bare sessions cannot.
+ */
+export function runsOwnTurns(key: string): boolean {
+  const kind = parseSessionKey(key).kind;
+  return kind === 'main' || kind === 'subagent' || kind === 'other';
+}

@@ -22,14 +22,28 @@ export class EventHub implements GatewayEvents {
     else this.deliver(event);
   };
 
+  private readonly queue: GatewayEvent[] = [];
+  private delivering = false;
+
+  /** An event a listener emits waits until the one in hand reached every listener: all of them
+   * see events in the same order (a session's status never arrives before the session). */
   private deliver(event: GatewayEvent): void {
-    for (const l of this.listeners) {
-      try {
-        l(event);
-      } catch (err) {
-        // A failing listener must never fail the action that emitted the event.
-        this.logger.warn('events: listener failed', { type: event.type, error: String(err) });
+    this.queue.push(event);
+    if (this.delivering) return;
+    this.delivering = true;
+    try {
+      for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+        for (const l of this.listeners) {
+          try {
+            l(next);
+          } catch (err) {
+            // A failing listener must never fail the action that emitted the event.
+            this.logger.warn('events: listener failed', { type: next.type, error: String(err) });
+          }
+        }
       }
+    } finally {
+      this.delivering = false;
     }
   }
 }

@@ -33,6 +33,10 @@ import { TurnEngine } from './runtime/turns';
 import { runWakes } from './runtime/wake';
 import { realScheduler } from './scheduler';
 import { createSessions } from './sessions/service';
+import { createSupervision } from './supervision';
+import type { LiveOutputs } from './runtime/live-output';
+import type { StatusTracker } from './runtime/status';
+import type { NoticeHistoryStore } from './state/notice-history';
 import { createSessionStore } from './sessions/store';
 import { createTranscriptStore, type MessageHit } from './sessions/transcripts';
 import { NoticeQueues } from './state/notice-queue';
@@ -94,6 +98,12 @@ export interface Gateway {
   catalog: CatalogService;
   /** Where the catalog looks (after options and environment). */
   catalogRoots: Required<CatalogRoots>;
+  /** Addition (issue 17): one derived status per session; `seen` when the person opens one. */
+  status: StatusTracker;
+  /** Addition: running steps' output so far and each session's last activity line. */
+  live: LiveOutputs;
+  /** Addition: the notices watchers read, and the session_status call that reconciled each. */
+  noticeHistory: NoticeHistoryStore;
   acp: {
     profiles: AcpProfiles;
     /** Questions for the person: ACP permission requests and agents' sends into adopted sessions. */
@@ -180,6 +190,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     afterCommit: tx.afterCommit,
   });
   const notices = createNotices({ queues, state, emit });
+  const supervision = createSupervision({
+    db,
+    now,
+    events,
+    lastMessageId: (key) => transcripts.page(key, { limit: 1 }).messages[0]?.id ?? 0,
+  });
 
   // The turn path: one turn at a time per session; ACP children run their own agents.
   const registry = new ToolRegistry();
@@ -196,6 +212,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     registry,
     state,
     providerFor: createModelCache(),
+    live: supervision.live,
     announce,
     afterTurn: (key, agent) => {
       try {
@@ -216,6 +233,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     permissions,
     consent,
     workRoot: path.join(options.dataDir, 'acp-work'),
+    live: supervision.live,
     notices,
     onRunEnd: (childKey, run, spawn, text) => engine.announceToParent(childKey, run, spawn, text),
   });
@@ -306,13 +324,32 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   const human = createHuman({ store, state, messages });
   const start = createStarter({ spawner, store, agents: agentStore });
-  const control = createRunControl({ engine, runs, acp, goals });
+  const control = createRunControl({ engine, runs, acp, goals, store, now });
+  const status = supervision.startStatus({
+    live: (key) => engine.status(key),
+    latestRun: (key) => runs.latest(key),
+    pendingRequests: () => permissions.pending(),
+  });
   const heartbeats = createHeartbeats({ agents: agentStore, waker, scheduler });
   const agents = createAgentsService({ tx, agents: agentStore, sessions, heartbeats });
 
   // The agent tools, one registry for models and `tools.call` alike.
   const describe = (key: string) => control.describe(key);
-  registry.register(sessionStatusTool({ sessions: store, state, describe }));
+  registry.register(
+    sessionStatusTool({
+      sessions: store,
+      state,
+      describe,
+      // The history is a record for the person: a write it cannot make never fails the call.
+      onStatus: (...call) => {
+        try {
+          supervision.history.statusCalled(...call);
+        } catch (err) {
+          logger.warn('supervision: reconcile not recorded', { error: String(err) });
+        }
+      },
+    }),
+  );
   registry.register(sessionsListTool({ sessions: store, state, describe }));
   for (const tool of agentTools({ store, transcripts, state, agents: agentStore, goals, messages, spawner }))
     registry.register(tool);
@@ -387,6 +424,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     catalog,
     catalogRoots,
+    status,
+    live: supervision.live,
+    noticeHistory: supervision.history,
     acp: { profiles: acpProfiles, permissions, deliver: acp.deliver, registry: acpRegistry },
     consent,
     secrets: { info: secrets.info },
@@ -406,6 +446,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       void acp.closeAll();
       mcp.close();
       catalog.stop();
+      supervision.close();
       db.close();
     },
   };

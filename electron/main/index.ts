@@ -1,10 +1,14 @@
 // Electron main: app lifecycle and composition. Thin on purpose; every decision lives in a pure
-// module next to this one (security, guards, ipc, notifications, native-binding, shutdown).
+// module next to this one (security, guards, ipc, notify, consent-dialog, native-binding, shutdown)
+// or in shared/ (the notification policy).
 import { app, dialog, ipcMain, safeStorage, session, shell, type BrowserWindow } from 'electron';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PUSH_CHANNEL } from '../../shared/ipc/channels';
 import { createDismissalStore } from '../gateway/api/dismissals';
+import { createPreferenceStore } from '../gateway/api/preferences';
+import { waitingFromTitle } from '../../shared/notification-policy';
+import type { PushBatch } from '../../shared/ipc/types';
 import { createApiHandlers, type ApiHandlers } from '../gateway/api/handlers';
 import { createPushBridge, type PushBridge } from '../gateway/api/push-bridge';
 import type { Gateway } from '../gateway';
@@ -52,6 +56,8 @@ function openWindow(): void {
   const win = createMainWindow({ preloadPath: PRELOAD_PATH, devTools: !app.isPackaged, openExternal });
   const id = win.webContents.id;
   trustedContents.add(id);
+  // The page's title counts what waits for the person; the dock/taskbar badge shows the same.
+  win.on('page-title-updated', (_event, title) => app.setBadgeCount(waitingFromTitle(title)));
   win.on('closed', () => {
     trustedContents.delete(id);
     if (mainWindow === win) mainWindow = undefined;
@@ -90,7 +96,20 @@ function bindGateway(gw: Gateway, dataDir: string): void {
   pushBridge = createPushBridge(gw.events, (batch) => {
     if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(PUSH_CHANNEL, batch);
   });
-  notifier = startNativeNotifications(gw.events, () => focusWindow(mainWindow));
+  const preferences = createPreferenceStore(gw.db);
+  notifier = startNativeNotifications(
+    gw.events,
+    {
+      prefs: () => preferences.get().notifications,
+      viewing: () => api?.viewing(),
+      label: (key) => gw.sessions.get(key)?.label || key,
+    },
+    (sessionKey) => {
+      focusWindow(mainWindow);
+      const open: PushBatch = { events: [{ type: 'ui:open', sessionKey }] };
+      if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(PUSH_CHANNEL, open);
+    },
+  );
 }
 
 function startGateway(): void {

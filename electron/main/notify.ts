@@ -1,48 +1,35 @@
-// Shows coalesced notifications with Electron's Notification. Only wiring: what to show and
-// when is decided in notifications.ts.
+// Shows the notifications the shared policy decides (issue 17.4) with Electron's native
+// Notification; a click brings the window forward and opens the session. Only wiring: what to
+// show and when is shared/notification-policy.ts (browser mode runs the same policy in the page).
 import { Notification } from 'electron';
+import { createNotificationPolicy, type NotificationPolicyDeps } from '../../shared/notification-policy';
 import type { GatewayEvents } from '../gateway/types';
-import {
-  DEFAULT_MAX_WAIT_MS,
-  DEFAULT_QUIET_MS,
-  createNotificationCoalescer,
-  notificationItemFor,
-  type NotificationContent,
-} from './notifications';
 
 export interface NativeNotifier {
   close(): void;
 }
 
-export function startNativeNotifications(events: GatewayEvents, onClick: () => void): NativeNotifier {
+export function startNativeNotifications(
+  events: GatewayEvents,
+  deps: Omit<NotificationPolicyDeps, 'now'>,
+  onClick: (sessionKey: string) => void,
+): NativeNotifier {
   // Notifications are garbage-collected (and lose their click handler) unless referenced.
   const live = new Set<Notification>();
-  const show = (content: NotificationContent): void => {
-    if (!Notification.isSupported()) return;
-    const n = new Notification({ title: content.title, body: content.body });
-    live.add(n);
-    n.on('click', onClick);
-    n.on('close', () => live.delete(n));
-    n.show();
-  };
-  const coalescer = createNotificationCoalescer({
-    quietMs: DEFAULT_QUIET_MS,
-    maxWaitMs: DEFAULT_MAX_WAIT_MS,
-    clock: {
-      now: Date.now,
-      setTimer: (fn, ms) => setTimeout(fn, ms),
-      clearTimer: (h) => clearTimeout(h as NodeJS.Timeout),
-    },
-    show,
-  });
+  const policy = createNotificationPolicy({ now: Date.now, ...deps });
   const off = events.on((event) => {
-    const item = notificationItemFor(event);
-    if (item) coalescer.add(item);
+    for (const n of policy.decide([event])) {
+      if (!Notification.isSupported()) return;
+      const note = new Notification({ title: n.title, body: n.body });
+      live.add(note);
+      note.on('click', () => onClick(n.sessionKey));
+      note.on('close', () => live.delete(note));
+      note.show();
+    }
   });
   return {
     close() {
       off();
-      coalescer.dispose();
       live.clear();
     },
   };

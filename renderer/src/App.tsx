@@ -23,6 +23,8 @@ import { Kbd } from './components/Badges';
 import { DatabaseNotice } from './components/DatabaseNotice';
 import { ThemeToggle } from './components/ThemeToggle';
 import { usePreferences } from './stores/preferences';
+import { windowTitle } from '../../shared/notification-policy';
+import { startNotifications } from './lib/notify';
 
 function EmptyState() {
   const starting = useFleet((s) => s.demoStarting);
@@ -144,9 +146,16 @@ export function App() {
   const startOpen = useStart((s) => s.open);
   const error = useUi((s) => s.error);
   const setError = useUi((s) => s.setError);
-  const noticeCount = useInbox((s) => s.items.length);
+  const queuedCount = useInbox((s) => s.items.length);
   const permissionCount = usePermissions((s) => s.requests.length);
-  const inboxCount = noticeCount + permissionCount;
+  // What waits for the person: counted in the nav, the window title and (Electron) the dock badge.
+  const inboxCount = queuedCount + permissionCount;
+  const flashText = useUi((s) => s.flashText);
+  const mode = useUi((s) => s.app?.mode);
+  useEffect(() => (mode ? startNotifications(mode) : undefined), [mode]);
+  useEffect(() => {
+    document.title = windowTitle(inboxCount);
+  }, [inboxCount]);
 
   useEffect(() => {
     const stop = startLive();
@@ -223,6 +232,11 @@ export function App() {
         <Sidebar />
         <main className="content">{loaded ? <Main /> : <p className="pad muted">Connecting…</p>}</main>
       </div>
+      {flashText && (
+        <div className="flash" role="status" data-testid="flash">
+          {flashText}
+        </div>
+      )}
       {paletteOpen && <CommandPalette />}
       {startOpen && <NewSessionDialog />}
       <ConsentPrompt />

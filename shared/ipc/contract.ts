@@ -20,6 +20,7 @@ import type {
   NodeInfo,
   PermissionRequestView,
   PushBatch,
+  NoticeHistory,
   RegistryInstallPlan,
   RegistryListingView,
   RunInfo,
@@ -35,15 +36,18 @@ import type {
 export interface ResultMap {
   'fleet:snapshot': FleetSnapshot;
   'sessions:get': SessionView;
+  'sessions:seen': { seen: true };
   'transcript:page': TranscriptPage;
   'human:send': { accepted: true };
   'runs:cancel': { cancelled: boolean };
+  'runs:retry': { retried: boolean };
   'goals:set': Goal;
   'goals:clear': { cleared: true };
   'timeline:page': TimelinePage;
   'watchers:get': WatchersView;
   'inbox:list': InboxItem[];
   'inbox:dismiss': { dismissed: true };
+  'inbox:history': NoticeHistory;
   'catalog:list': CatalogEntry[];
   'catalog:adopt': SessionView;
   'catalog:roots': CatalogRootView[];
@@ -59,6 +63,7 @@ export interface ResultMap {
   'agents:list': AgentView[];
   'agents:save': AgentView;
   'app:info': AppInfo;
+  'ui:viewing': { viewing: true };
   'acp:profiles:list': AcpProfileView[];
   'acp:profiles:save': AcpProfileView;
   'acp:profiles:remove': { removed: boolean };

@@ -36,6 +36,7 @@ export const LIMITS = {
   searchMessages: { default: 200, max: 500 },
   transcriptPage: { default: 100, max: 500 },
   timelinePage: { default: 200, max: 1_000 },
+  historyPage: { default: 100, max: 500 },
 } as const;
 
 /** The gateway's fixed retention (electron/gateway/state/prune.ts; a unit test keeps them equal). */

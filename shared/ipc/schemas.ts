@@ -92,6 +92,7 @@ const sessionOnly = z.strictObject({ sessionKey });
 export const SCHEMAS = {
   'fleet:snapshot': empty,
   'sessions:get': sessionOnly,
+  'sessions:seen': sessionOnly,
   'transcript:page': z.strictObject({
     sessionKey,
     beforeId: cursorId('beforeId'),
@@ -104,6 +105,7 @@ export const SCHEMAS = {
     }),
   }),
   'runs:cancel': sessionOnly,
+  'runs:retry': sessionOnly,
   'goals:set': z
     .strictObject({
       sessionKey,
@@ -134,6 +136,10 @@ export const SCHEMAS = {
   'inbox:list': empty,
   'inbox:dismiss': z.strictObject({
     id: boundedString('id', LIMITS.inboxId).min(1, { error: 'id must not be empty' }),
+  }),
+  'inbox:history': z.strictObject({
+    beforeId: cursorId('beforeId'),
+    limit: clampLimit(LIMITS.historyPage.default, LIMITS.historyPage.max),
   }),
   'catalog:list': empty,
   'catalog:adopt': z.strictObject({
@@ -190,6 +196,8 @@ export const SCHEMAS = {
       .optional(),
   }),
   'app:info': empty,
+  /** The session on the person's screen (absent: none), so no notification is shown for it. */
+  'ui:viewing': z.strictObject({ sessionKey: sessionKey.optional() }),
   'acp:profiles:list': empty,
   'acp:profiles:save': z.strictObject({
     id: profileId,

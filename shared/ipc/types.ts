@@ -162,6 +162,66 @@ export interface UpstreamAlert {
   channel?: string;
 }
 
+/**
+ * What a session needs from the person, derived by the gateway (issue 17.2): `waiting` for an
+ * answer (a permission request, a question, consent to continue), `running` (also queued),
+ * `failed` (the latest run failed or timed out), `done_unseen` (a run finished since the person
+ * last opened the session), `idle`.
+ */
+export const SESSION_STATUSES = ['waiting', 'failed', 'running', 'done_unseen', 'idle'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+export interface SessionStatusView {
+  status: SessionStatus;
+  /** waiting: what the session waits for; failed: the run's error. */
+  reason?: string;
+  /** The run the status is about (running, failed, done_unseen). */
+  runId?: string;
+  /** When the session entered this status (ms). */
+  since: number;
+}
+
+export const LIVE_STREAMS = ['text', 'thinking', 'tool'] as const;
+/** A running turn's output before it lands in the transcript: assistant text, thinking, a tool call starting. */
+export type LiveStream = (typeof LIVE_STREAMS)[number];
+
+/** A session's output while its current step runs (bounded tails). */
+export interface LiveOutput {
+  runId: string;
+  text: string;
+  thinking: string;
+}
+
+/** A notice a watcher's turn read (drained), and the watcher's next session_status on its target. */
+export interface NoticeDelivery {
+  id: number;
+  watcher: string;
+  target: string;
+  text: string;
+  /** The version the notice told the watcher to reconcile from. */
+  changesSince: number;
+  drainedAt: number;
+  /** The watcher's transcript message after which its turn read the notice (0: before any). */
+  afterMessageId: number;
+  /** The watcher's next session_status call on the target: the version it returned, and when. */
+  reconciled?: { version: number; changesSince?: number; at: number };
+}
+
+/** A notice still queued for its watcher (not read yet). */
+export interface PendingNotice {
+  id: string;
+  watcher: string;
+  target: string;
+  text: string;
+}
+
+export interface NoticeHistory {
+  pending: PendingNotice[];
+  /** Newest first. */
+  delivered: NoticeDelivery[];
+  hasMore: boolean;
+}
+
 export interface SessionView extends SessionInfo {
   kind: SessionKind;
   stateVersion: number;
@@ -173,6 +233,10 @@ export interface SessionView extends SessionInfo {
   goal: Goal | null;
   /** Token usage summed over all of the session's runs. */
   tokens: { input: number; output: number };
+  /** What the session needs from the person (derived in the gateway). */
+  status: SessionStatusView;
+  /** The last line of the session's activity (live output, a tool call, the last reply). */
+  activity?: string;
 }
 
 export interface FleetSnapshot {
@@ -184,6 +248,10 @@ export interface FleetSnapshot {
 export interface TranscriptPage {
   messages: TranscriptMessage[];
   hasMore: boolean;
+  /** The running step's output so far (newest page only). */
+  live?: LiveOutput;
+  /** Notices the session's turns read within this page, placed after their message. */
+  notices: NoticeDelivery[];
 }
 
 export interface TimelinePage {
@@ -200,15 +268,21 @@ export interface WatchersView {
   watching: CursorRow[];
 }
 
+/**
+ * What needs the person, besides permission requests (their own list): failed runs and
+ * upstream_missing alerts. Pending notices are for watchers, not the person: see NoticeHistory.
+ */
 export type InboxItem =
   | {
       id: string;
-      type: 'notice';
-      /** The watcher whose queue holds the notice. */
+      type: 'failed';
       sessionKey: string;
-      /** The session the notice is about (decoded from the context key). */
-      targetKey?: string;
-      text: string;
+      runId: string;
+      outcome: 'error' | 'timeout';
+      reason: string;
+      endedAt: number;
+      /** A native session can run its turn again (retry); ACP and adopted sessions cannot. */
+      retryable: boolean;
     }
   | {
       id: string;
@@ -344,7 +418,13 @@ export type GatewayEvent =
   | { type: 'acp:permission'; request: PermissionRequestView }
   | { type: 'acp:permission-resolved'; requestId: string; sessionKey: string; decision: string }
   | { type: 'consent:request'; request: ConsentRequestView }
-  | { type: 'consent:resolved'; requestId: string; allowed: boolean };
+  | { type: 'consent:resolved'; requestId: string; allowed: boolean }
+  | { type: 'run:delta'; sessionKey: string; runId: string; stream: LiveStream; text: string }
+  | { type: 'session:status'; sessionKey: string; status: SessionStatusView }
+  | { type: 'notice:delivered'; delivery: NoticeDelivery }
+  | { type: 'notice:reconciled'; delivery: NoticeDelivery }
+  /** Sent by the Electron shell (not the gateway): the person clicked a notification about it. */
+  | { type: 'ui:open'; sessionKey: string };
 
 /**
  * A question waiting for the person (and nobody else): a permission question from an ACP child,

@@ -60,9 +60,11 @@ it('a failure at the last write leaves nothing of the adoption, and pushes nothi
   ]);
   expect(g.state.changesSince(KEY, 0).events.map((e) => e.kind)).toEqual(['adopted']);
   expect(g.state.cursor('agent:main:main', KEY)).toBeDefined();
-  // After the commit, in order: the session, its transcript, the event, the cursor.
+  // After the commit, in order: the session (and its status, issue 17.2), its transcript, the
+  // event, the cursor.
   expect(pushed.map((e) => e.type)).toEqual([
     'session:changed',
+    'session:status',
     'transcript:appended',
     'transcript:appended',
     'state:event',

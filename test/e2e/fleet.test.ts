@@ -88,28 +88,31 @@ describe('supervising the demo fleet', () => {
     expect(await reconciled.textContent()).toContain(
       'A human intervened directly in that session, so I will take their instruction into account before acting.',
     );
+    // Its run ended while the person looked at it: idle, not "done — unseen".
     await expect
-      .poll(() => row(page, COORDINATOR).locator('[data-testid="run-status"]').getAttribute('data-status'), {
-        timeout: 15_000,
-      })
+      .poll(
+        () => row(page, COORDINATOR).locator('[data-testid="session-status"]').getAttribute('data-status'),
+        {
+          timeout: 15_000,
+        },
+      )
       .toBe('idle');
   });
 
-  it('shows exactly one pending notice in the inbox while the wake is coalesced', async () => {
+  it('shows exactly one pending notice in the inbox history while the wake is coalesced', async () => {
     const w2 = workers[1]!;
     const lastSeen = app.gateway.state.cursor(COORDINATOR, w2)!.lastSeen;
     await sendAsHuman(w2, 'Keep the notes under one page.');
     await sendAsHuman(w2, 'And mention the migration guide.');
     await page.locator('[data-testid="nav-inbox"]').click();
-    const items = page.locator('[data-testid="inbox-item"]');
-    await items.first().waitFor();
-    expect(await items.count()).toBe(1);
-    expect(await items.first().getAttribute('data-type')).toBe('notice');
-    expect(await items.first().getAttribute('data-session-key')).toBe(COORDINATOR);
-    expect(await items.first().locator('[data-testid="inbox-notice-text"]').textContent()).toBe(
-      noticeText(w2, lastSeen),
-    );
-    await screenshot(page, 'inbox');
+    // A notice is for the watcher, not the person: the queue stays empty, the history shows it.
+    await page.locator('[data-testid="inbox-empty"]').waitFor();
+    await page.locator('[data-testid="inbox-tab-history"]').click();
+    const pending = page.locator('[data-testid="history-pending"]');
+    await pending.first().waitFor();
+    expect(await pending.count()).toBe(1);
+    expect(await pending.first().getAttribute('data-watcher')).toBe(COORDINATOR);
+    expect(await pending.first().locator('.notice-text').textContent()).toBe(noticeText(w2, lastSeen));
 
     await openSession(w2);
     await page.locator('[data-testid="tab-watchers"]').click();
@@ -121,9 +124,9 @@ describe('supervising the demo fleet', () => {
     );
     await screenshot(page, 'watchers');
 
-    // `n` jumps to the next session needing attention: the coordinator with its pending notice.
+    // `n` goes to the next thing that needs the person, and says so when nothing does.
     await page.locator('body').press('n');
-    await page.locator(sel.pane(COORDINATOR)).waitFor();
+    expect(await page.locator('[data-testid="flash"]').textContent()).toBe('Nothing needs you right now.');
   });
 
   it('cancels a running worker and logs run_failed (cancelled)', async () => {
@@ -161,9 +164,10 @@ describe('supervising the demo fleet', () => {
     await expect.poll(() => rows.count()).toBe(2);
   });
 
-  it('clears the notice once the coordinator has reconciled (and once more for the interleaved change)', async () => {
+  it('keeps the notices in the history once the coordinator has reconciled (and once more for the interleaved change)', async () => {
     const w2 = workers[1]!;
     await page.locator('[data-testid="nav-inbox"]').click();
+    await page.locator('[data-testid="inbox-tab-history"]').click();
     // Drained with M past the frozen N: exactly one fresh notice opens, then it is drained too.
     await expect
       .poll(
@@ -174,11 +178,25 @@ describe('supervising the demo fleet', () => {
         { timeout: 30_000 },
       )
       .toBe(true);
-    await expect.poll(() => page.locator('[data-testid="inbox-item"]').count()).toBe(0);
-    await screenshot(page, 'inbox-empty');
+    await expect.poll(() => page.locator('[data-testid="history-pending"]').count()).toBe(0);
+    // Each drained notice, with the session_status call that reconciled it.
+    const told = page.locator(`[data-testid="history-item"][data-target="${w2}"]`);
+    await expect.poll(() => told.count(), { timeout: 15_000 }).toBe(2);
+    await expect
+      .poll(() => told.evaluateAll((els) => els.map((e) => e.getAttribute('data-reconciled'))), {
+        timeout: 15_000,
+      })
+      .toEqual(['true', 'true']);
+    expect(await told.first().locator('[data-testid="history-reconciled"]').textContent()).toMatch(
+      new RegExp(`returned v${app.gateway.state.version(w2)} at`),
+    );
+    await screenshot(page, 'inbox');
     await openSession(COORDINATOR);
     const reconciles = page.locator(sel.msg('agent'), { hasText: `Reconciled ${w2}` });
     await expect.poll(() => reconciles.count(), { timeout: 15_000 }).toBe(2);
+    // In the watcher's own transcript, each notice it read is a system line before its reconcile.
+    const lines = page.locator(`[data-testid="transcript-notice"][data-target="${w2}"]`);
+    await expect.poll(() => lines.count()).toBe(2);
   });
 
   it('lists the catalog and adopts a session', async () => {

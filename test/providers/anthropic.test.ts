@@ -64,6 +64,43 @@ const toolBlockStart = (index: number, id: string, name: string) =>
 const blockStop = (index: number) => anEvent('content_block_stop', { index });
 
 describe('anthropic provider', () => {
+  it('streams thinking and announces tool calls as they start (live output)', async () => {
+    server.handle((_req, res) =>
+      sendSse(res, [
+        anMessageStart(20),
+        anEvent('content_block_start', {
+          index: 0,
+          content_block: { type: 'thinking', thinking: '', signature: '' },
+        }),
+        anEvent('content_block_delta', {
+          index: 0,
+          delta: { type: 'thinking_delta', thinking: 'Which file ' },
+        }),
+        anEvent('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: 'first?' } }),
+        blockStop(0),
+        textBlockStart(1),
+        anTextDelta(1, 'Reading.'),
+        blockStop(1),
+        toolBlockStart(2, 'toolu_1', 'read_file'),
+        anJsonDelta(2, '{"path": "a.txt"}'),
+        blockStop(2),
+        anMessageDelta('tool_use', 9),
+        AN_STOP,
+      ]),
+    );
+    const seen: string[] = [];
+    const result = await provider().complete(
+      request({
+        onDelta: (t) => seen.push(`text:${t}`),
+        onThinking: (t) => seen.push(`thinking:${t}`),
+        onToolCall: (n) => seen.push(`tool:${n}`),
+      }),
+    );
+    expect(seen).toEqual(['thinking:Which file ', 'thinking:first?', 'text:Reading.', 'tool:read_file']);
+    expect(result.text).toBe('Reading.');
+    expect(result.toolCalls).toEqual([{ id: 'toolu_1', name: 'read_file', arguments: { path: 'a.txt' } }]);
+  });
+
   it('streams text through onDelta and reports usage and the request it sent', async () => {
     server.handle((_req, res) =>
       sendSse(res, [

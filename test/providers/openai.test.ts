@@ -53,6 +53,38 @@ async function failure(p: Promise<unknown>): Promise<Error> {
 }
 
 describe('openai provider', () => {
+  it('streams reasoning summaries of compatible servers and announces tool calls (live output)', async () => {
+    server.handle((_req, res) =>
+      sendSse(res, [
+        oaDelta({ role: 'assistant', reasoning_content: 'Check ' }),
+        oaDelta({ reasoning: 'the file.' }),
+        oaDelta({ content: 'Reading.' }),
+        oaDelta({
+          tool_calls: [
+            { index: 0, id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '' } },
+          ],
+        }),
+        oaDelta({
+          tool_calls: [{ index: 0, function: { name: 'read_file', arguments: '{"path":"a.txt"}' } }],
+        }),
+        oaDelta({}, 'tool_calls'),
+        oaUsage(5, 2),
+        OA_DONE,
+      ]),
+    );
+    const seen: string[] = [];
+    const result = await provider().complete(
+      request({
+        onDelta: (t) => seen.push(`text:${t}`),
+        onThinking: (t) => seen.push(`thinking:${t}`),
+        onToolCall: (n) => seen.push(`tool:${n}`),
+      }),
+    );
+    expect(seen).toEqual(['thinking:Check ', 'thinking:the file.', 'text:Reading.', 'tool:read_file']);
+    expect(result.text).toBe('Reading.');
+    expect(result.toolCalls).toEqual([{ id: 'call_1', name: 'read_file', arguments: { path: 'a.txt' } }]);
+  });
+
   it('streams text through onDelta and reports usage and the request it sent', async () => {
     server.handle((_req, res) =>
       sendSse(res, [

@@ -26,6 +26,7 @@ import {
   type PermissionRequestView,
   type PushBatch,
   type ResultOf,
+  type NoticeHistory,
   type AcpInstallInfo,
   type RegistryInstallPlan,
   type RegistryListingView,
@@ -73,6 +74,7 @@ describe('IPC contract types', () => {
       'goals:set',
       'human:send',
       'inbox:dismiss',
+      'inbox:history',
       'inbox:list',
       'mcp:issue',
       'mcp:list',
@@ -85,6 +87,7 @@ describe('IPC contract types', () => {
       'prefs:set',
       'runs:cancel',
       'runs:list',
+      'runs:retry',
       'search:query',
       'sessions:archive',
       'sessions:changes',
@@ -92,9 +95,11 @@ describe('IPC contract types', () => {
       'sessions:get',
       'sessions:impact',
       'sessions:reset',
+      'sessions:seen',
       'sessions:start',
       'timeline:page',
       'transcript:page',
+      'ui:viewing',
       'watchers:get',
     ]);
     for (const c of CHANNEL_LIST) expect(c).toMatch(/^[a-z]+(:[a-z]+)?:[a-z]+$/);
@@ -167,6 +172,13 @@ describe('IPC contract types', () => {
     expectTypeOf<ArgsOf<'prefs:get'>>().toEqualTypeOf<Empty>();
     expectTypeOf<ArgsOf<'catalog:roots'>>().toEqualTypeOf<Empty>();
     expectTypeOf<ArgsOf<'demo:reset'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ArgsOf<'ui:viewing'>>().toEqualTypeOf<{ sessionKey?: string | undefined }>();
+    expectTypeOf<ArgsOf<'sessions:seen'>>().toEqualTypeOf<{ sessionKey: string }>();
+    expectTypeOf<ArgsOf<'runs:retry'>>().toEqualTypeOf<{ sessionKey: string }>();
+    expectTypeOf<ArgsOf<'inbox:history'>>().toEqualTypeOf<{
+      beforeId?: number | undefined;
+      limit?: number | undefined;
+    }>();
     expectTypeOf<ArgsOf<'acp:permissions:respond'>>().toEqualTypeOf<{
       requestId: string;
       optionId?: string | undefined;
@@ -193,6 +205,10 @@ describe('IPC contract types', () => {
     expectTypeOf<ResultOf<'catalog:adopt'>>().toEqualTypeOf<SessionView>();
     expectTypeOf<ResultOf<'demo:start'>>().toEqualTypeOf<DemoFleet>();
     expectTypeOf<ResultOf<'demo:reset'>>().toEqualTypeOf<DemoFleet>();
+    expectTypeOf<ResultOf<'ui:viewing'>>().toEqualTypeOf<{ viewing: true }>();
+    expectTypeOf<ResultOf<'sessions:seen'>>().toEqualTypeOf<{ seen: true }>();
+    expectTypeOf<ResultOf<'runs:retry'>>().toEqualTypeOf<{ retried: boolean }>();
+    expectTypeOf<ResultOf<'inbox:history'>>().toEqualTypeOf<NoticeHistory>();
     expectTypeOf<ResultOf<'search:query'>>().toEqualTypeOf<SearchResult>();
     expectTypeOf<ResultOf<'prefs:get'>>().toEqualTypeOf<Preferences>();
     expectTypeOf<ResultOf<'catalog:roots'>>().toEqualTypeOf<CatalogRootView[]>();

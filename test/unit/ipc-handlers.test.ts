@@ -166,6 +166,18 @@ function fakeGateway() {
       }),
     },
     transcripts: { page: () => ({ messages: [], hasMore: false }), search: () => [], changedFiles: unused },
+    status: {
+      get: (k) =>
+        k === 'agent:main:adopted:codex:t-1'
+          ? { status: 'failed', reason: 'the agent crashed', runId: 'r-crash', since: 3000 }
+          : { status: 'idle', since: 0 },
+      seen: vi.fn(),
+    },
+    live: { snapshot: () => undefined, activity: () => undefined },
+    noticeHistory: {
+      page: () => ({ delivered: [], hasMore: false }),
+      forTranscript: () => [],
+    },
     runtime: {
       status: (k) => runs[k]?.at(-1),
       sessionStatus: (k) =>
@@ -181,6 +193,8 @@ function fakeGateway() {
         );
       },
       cancel: () => false,
+      retryable: (k) => !k.includes(':adopted:'),
+      retry: () => false,
       startDemo: async () => ({ coordinatorKey: 'agent:demo:main', workerKeys: [] }),
       resetDemo: async () => ({ coordinatorKey: 'agent:demo:main', workerKeys: [] }),
     },
@@ -315,6 +329,7 @@ describe('API handlers', () => {
         alert: null,
         goal: null,
         tokens: { input: 0, output: 0 },
+        status: { status: 'idle', since: 0 },
       },
     });
   });
@@ -347,7 +362,7 @@ describe('API handlers', () => {
     expect(last).toMatchObject({ ok: true, value: { hasMore: false } });
   });
 
-  it('lists notices and upstream alerts in the inbox; dismissals hide them', async () => {
+  it('lists failed runs and upstream alerts in the inbox; dismissals hide them', async () => {
     const { gw } = fakeGateway();
     const api = createApiHandlers(gw, { app: APP, dismissals: createMemoryDismissalStore() });
     const r = await api.dispatch('inbox:list', {});
@@ -355,11 +370,14 @@ describe('API handlers', () => {
     const items = (r as { value: { id: string; type: string }[] }).value;
     expect(items).toEqual([
       {
-        id: items[0]!.id,
-        type: 'notice',
-        sessionKey: 'agent:main:main',
-        targetKey: 'agent:main:subagent:w',
-        text: noticeText('agent:main:subagent:w', 3),
+        id: 'failed:r-crash',
+        type: 'failed',
+        sessionKey: 'agent:main:adopted:codex:t-1',
+        runId: 'r-crash',
+        outcome: 'error',
+        reason: 'the agent crashed',
+        endedAt: 3000,
+        retryable: false,
       },
       {
         id: 'upstream:9:agent:main:adopted:codex:t-1',
@@ -373,6 +391,31 @@ describe('API handlers', () => {
     await api.dispatch('inbox:dismiss', { id: items[1]!.id });
     await api.dispatch('inbox:dismiss', { id: items[0]!.id });
     expect(await api.dispatch('inbox:list', {})).toEqual({ ok: true, value: [] });
+  });
+
+  it('keeps pending notices out of the queue: they head the history, for their watcher', async () => {
+    const { gw } = fakeGateway();
+    const api = createApiHandlers(gw, { app: APP });
+    const r = await api.dispatch('inbox:history', {});
+    expect(r).toEqual({
+      ok: true,
+      value: {
+        pending: [
+          {
+            id: expect.stringMatching(/^notice:[0-9a-f]{8}:\d+$/) as unknown,
+            watcher: 'agent:main:main',
+            target: 'agent:main:subagent:w',
+            text: noticeText('agent:main:subagent:w', 3),
+          },
+        ],
+        delivered: [],
+        hasMore: false,
+      },
+    });
+    expect(await api.dispatch('inbox:history', { beforeId: 5 })).toMatchObject({
+      ok: true,
+      value: { pending: [] },
+    });
   });
 });
 

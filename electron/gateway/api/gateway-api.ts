@@ -37,12 +37,30 @@ import type { McpCredentialInfo } from '../mcp';
 import type { AskPerson, ConsentQuestion } from '../trust/consent';
 import type { RunOverview } from '../runtime/control';
 import type { MessageHit } from '../sessions/transcripts';
+import type { LiveOutput, NoticeDelivery, SessionStatusView } from '../../../shared/ipc/types';
 
 export type Actor = { type: 'human' | 'agent'; id?: string };
 
 export interface GatewayApi {
   /** The state database, for the renderer's own durable state (preferences); memory without it. */
   db?: Database.Database;
+  /** One derived status per session (issue 17.2). */
+  status: {
+    /** `known`: the session's live-or-latest run when the caller has it (null: never ran); saves a query. */
+    get(sessionKey: string, known?: RunInfo | null): SessionStatusView;
+    /** The person opened the session. */
+    seen(sessionKey: string): void;
+  };
+  /** Running steps' output so far and the last activity line (issue 17.1). */
+  live: {
+    snapshot(sessionKey: string): LiveOutput | undefined;
+    activity(sessionKey: string): string | undefined;
+  };
+  /** The notices watchers read and how each was reconciled (issue 17.3). */
+  noticeHistory: {
+    page(opts: { beforeId?: number; limit: number }): { delivered: NoticeDelivery[]; hasMore: boolean };
+    forTranscript(watcher: string, fromId: number, toId: number): NoticeDelivery[];
+  };
   sessions: {
     get(key: string, agentId?: string): SessionInfo | undefined;
     list(): SessionInfo[];
@@ -124,6 +142,9 @@ export interface GatewayApi {
     /** status, sessionStatus and tokens of many sessions at once. */
     overview(sessionKeys: string[]): Map<string, RunOverview>;
     cancel(sessionKey: string): boolean;
+    retryable(sessionKey: string): boolean;
+    /** Runs a failed session's turn again; false when nothing failed or it cannot. */
+    retry(sessionKey: string): boolean;
     startDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }>;
     /** Deletes the demo's sessions and starts it again. */
     resetDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }>;

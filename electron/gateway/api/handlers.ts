@@ -12,7 +12,16 @@ import type { GatewayHost } from '../host';
 import type { SessionInfo } from '../types';
 import type { Actor, GatewayApi } from './gateway-api';
 import { createMemoryDismissalStore, type DismissalStore } from './dismissals';
-import { agentView, fleetViews, inboxItems, mcpView, profileView, sessionView } from './views';
+import {
+  agentView,
+  fleetViews,
+  inboxItems,
+  mcpView,
+  pendingNotices,
+  profileView,
+  sessionView,
+  transcriptPage,
+} from './views';
 import { searchSessions } from './search';
 import { catalogRootViews } from './catalog-roots';
 import { createPreferenceStore, type PreferenceStore } from './preferences';
@@ -37,6 +46,8 @@ export interface ApiOptions {
 
 export interface ApiHandlers {
   handlers: HandlerMap;
+  /** The session the person looks at, as the renderer last said (`ui:viewing`). */
+  viewing(): string | undefined;
   dispatch(channel: unknown, rawArgs: unknown): Promise<Envelope<unknown>>;
 }
 
@@ -46,6 +57,7 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
   const dismissals = opts.dismissals ?? createMemoryDismissalStore();
   const now = opts.now ?? Date.now;
   const preferences = opts.preferences ?? createPreferenceStore(gw.db);
+  let viewing: string | undefined;
 
   const session = (rawKey: string): SessionInfo => {
     const key = normalizeSessionKey(rawKey);
@@ -62,9 +74,14 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       generatedAt: now(),
     }),
     'sessions:get': async ({ sessionKey }) => view(session(sessionKey)),
+    'sessions:seen': async ({ sessionKey }) => {
+      gw.status.seen(session(sessionKey).key);
+      return { seen: true };
+    },
     'transcript:page': async ({ sessionKey, beforeId, limit }) => {
       const info = session(sessionKey);
-      return gw.transcripts.page(info.key, { ...(beforeId !== undefined ? { beforeId } : {}), limit });
+      const page = gw.transcripts.page(info.key, { ...(beforeId !== undefined ? { beforeId } : {}), limit });
+      return transcriptPage(gw, info.key, page, beforeId === undefined);
     },
     'human:send': async ({ sessionKey, text }) => {
       const info = session(sessionKey);
@@ -72,6 +89,7 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       return { accepted: true };
     },
     'runs:cancel': async ({ sessionKey }) => ({ cancelled: gw.runtime.cancel(session(sessionKey).key) }),
+    'runs:retry': async ({ sessionKey }) => ({ retried: gw.runtime.retry(session(sessionKey).key) }),
     'goals:set': async ({ sessionKey, objective, status }) => {
       const info = session(sessionKey);
       return gw.goals.set(
@@ -110,6 +128,11 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       };
     },
     'inbox:list': async () => inboxItems(gw, dismissals),
+    'inbox:history': async ({ beforeId, limit }) => ({
+      // Pending notices head the first page only.
+      pending: beforeId === undefined ? pendingNotices(gw) : [],
+      ...gw.noticeHistory.page({ ...(beforeId !== undefined ? { beforeId } : {}), limit }),
+    }),
     'inbox:dismiss': async ({ id }) => {
       dismissals.add(id, now());
       return { dismissed: true };
@@ -134,6 +157,10 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
     'agents:list': async () => gw.agents.list().map(agentView),
     'agents:save': async (a) => agentView(gw.agents.update(a)),
     'app:info': async () => ({ ...opts.app, secrets: gw.secrets.info }),
+    'ui:viewing': async ({ sessionKey }) => {
+      viewing = sessionKey === undefined ? undefined : normalizeSessionKey(sessionKey);
+      return { viewing: true };
+    },
     'acp:profiles:list': async () => gw.acp.profiles.list().map(profileView),
     'acp:profiles:save': async ({ id, name, command, args, env, keepEnv, cwd, allowAgents, askTerminal }) => {
       // The page only saw masked values: the ones it kept are taken from what is stored.
@@ -267,5 +294,5 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
     }
   }
 
-  return { handlers, dispatch };
+  return { handlers, dispatch, viewing: () => viewing };
 }

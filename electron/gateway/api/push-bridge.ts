@@ -28,7 +28,7 @@ export function createPushBridge(
     if (timer) clearTimeout(timer);
     timer = undefined;
     if (buffer.length === 0 || closed) return;
-    const batch: PushBatch = { events: buffer };
+    const batch: PushBatch = { events: coalesceDeltas(buffer) };
     buffer = [];
     lastFlush = now();
     try {
@@ -54,4 +54,52 @@ export function createPushBridge(
       buffer = [];
     },
   };
+}
+
+/**
+ * Live output arrives token by token (100 sessions × 20 tokens/s): within one push, the deltas of
+ * one session's stream are joined into one event, at the place of the first. Order is kept per
+ * session: another event of the same session ends the run of deltas that can be joined. Tool
+ * starts are never joined (each names its tool).
+ */
+export function coalesceDeltas(events: GatewayEvent[]): GatewayEvent[] {
+  const out: GatewayEvent[] = [];
+  const open = new Map<string, number>(); // `${session}\n${run}\n${stream}` -> index in out
+  const bySession = new Map<string, Set<string>>();
+  for (const e of events) {
+    if (e.type !== 'run:delta' || e.stream === 'tool') {
+      const key = sessionOf(e);
+      if (key !== undefined) for (const k of bySession.get(key) ?? []) open.delete(k);
+      out.push(e);
+      continue;
+    }
+    const k = `${e.sessionKey}\n${e.runId}\n${e.stream}`;
+    const at = open.get(k);
+    const prev = at === undefined ? undefined : out[at];
+    if (prev?.type === 'run:delta') {
+      out[at!] = { ...prev, text: prev.text + e.text };
+      continue;
+    }
+    open.set(k, out.length);
+    let keys = bySession.get(e.sessionKey);
+    if (!keys) bySession.set(e.sessionKey, (keys = new Set()));
+    keys.add(k);
+    out.push(e);
+  }
+  return out;
+}
+
+function sessionOf(e: GatewayEvent): string | undefined {
+  switch (e.type) {
+    case 'transcript:appended':
+      return e.message.sessionKey;
+    case 'run:changed':
+      return e.run.sessionKey;
+    case 'session:status':
+    case 'session:deleted':
+    case 'session:changed':
+      return e.sessionKey;
+    default:
+      return undefined;
+  }
 }

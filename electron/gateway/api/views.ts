@@ -6,13 +6,15 @@ import type {
   AgentView,
   CatalogProvider,
   InboxItem,
+  PendingNotice,
   McpView,
   SessionView,
+  TranscriptPage,
   UpstreamAlert,
 } from '../../../shared/ipc/types';
 import { CATALOG_PROVIDERS } from '../../../shared/ipc/types';
 import { maskSecret, secretHint } from '../../../shared/secrets';
-import type { AcpProfile, AgentConfig, Goal, SessionInfo } from '../types';
+import type { AcpProfile, AgentConfig, Goal, SessionInfo, TranscriptMessage } from '../types';
 import type { RunOverview } from '../runtime/control';
 import { versionKey } from '../state/session-state';
 import type { GatewayApi } from './gateway-api';
@@ -166,7 +168,16 @@ function view(
     alert: upstreamAlert(gw, info, dismissals, kind),
     goal: facts.goal ?? null,
     tokens,
+    // The run is handed over so a first read needs no query of its own.
+    status: gw.status.get(info.key, run ?? null),
+    ...activity(gw.live.activity(info.key)),
   });
+}
+
+const activity = (line: string | undefined) => (line ? { activity: line } : {});
+
+export function failedId(runId: string): string {
+  return `failed:${runId}`;
 }
 
 /** `agent:<id>:adopted:<catalog>[@<hostId>]:<threadId>` → what re-adopting needs. */
@@ -185,15 +196,23 @@ export function adoptedSource(
   return { provider: provider as CatalogProvider, threadId, ...(hostId ? { hostId } : {}) };
 }
 
+/** What needs the person (besides permission requests): failed runs and upstream alerts. */
 export function inboxItems(gw: GatewayApi, dismissals: DismissalStore): InboxItem[] {
   const items: InboxItem[] = [];
-  for (const { sessionKey, entries } of gw.notices.all()) {
-    for (const entry of entries) {
-      const targetKey = decodeNoticeContextKey(entry.contextKey);
-      if (targetKey === undefined) continue;
-      const id = noticeId(sessionKey, entry.text);
-      if (dismissals.has(id)) continue;
-      items.push({ id, type: 'notice', sessionKey, targetKey, text: entry.text });
+  for (const info of gw.sessions.list()) {
+    const status = gw.status.get(info.key);
+    if (status.status === 'failed' && status.runId && !dismissals.has(failedId(status.runId))) {
+      const run = gw.runtime.status(info.key);
+      items.push({
+        id: failedId(status.runId),
+        type: 'failed',
+        sessionKey: info.key,
+        runId: status.runId,
+        outcome: run?.outcome === 'timeout' ? 'timeout' : 'error',
+        reason: status.reason ?? 'the run failed',
+        endedAt: status.since,
+        retryable: gw.runtime.retryable(info.key),
+      });
     }
   }
   // Only adopted sessions can have an upstream alert: a 10,000-session fleet is not read for it.
@@ -209,4 +228,37 @@ export function inboxItems(gw: GatewayApi, dismissals: DismissalStore): InboxIte
     });
   }
   return items;
+}
+
+/** Notices still queued for their watchers (not read yet); they need no one but the watcher. */
+export function pendingNotices(gw: GatewayApi): PendingNotice[] {
+  const out: PendingNotice[] = [];
+  for (const { sessionKey, entries } of gw.notices.all()) {
+    for (const entry of entries) {
+      const target = decodeNoticeContextKey(entry.contextKey);
+      if (target === undefined) continue;
+      out.push({ id: noticeId(sessionKey, entry.text), watcher: sessionKey, target, text: entry.text });
+    }
+  }
+  return out;
+}
+
+/**
+ * A transcript page with what the renderer shows inside it: the notices the session's turns read
+ * (each after the message it followed; a page holds those after its own messages, the oldest
+ * page also those before any, the newest also those after its last) and, on the newest page,
+ * the running step's output so far.
+ */
+export function transcriptPage(
+  gw: GatewayApi,
+  key: string,
+  page: { messages: TranscriptMessage[]; hasMore: boolean },
+  newest: boolean,
+): TranscriptPage {
+  const first = page.messages[0]?.id;
+  const last = page.messages[page.messages.length - 1]?.id;
+  const from = !page.hasMore || first === undefined ? 0 : first;
+  const to = newest || last === undefined ? Number.MAX_SAFE_INTEGER : last;
+  const live = newest ? gw.live.snapshot(key) : undefined;
+  return { ...page, notices: gw.noticeHistory.forTranscript(key, from, to), ...(live ? { live } : {}) };
 }

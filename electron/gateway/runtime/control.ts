@@ -6,9 +6,14 @@ import type { AcpSessions } from './acp/sessions';
 import type { Goals } from './goals';
 import type { RunStore } from './runs';
 import type { TurnEngine } from './turns';
+import type { SessionStore } from '../sessions/store';
+import { randomUUID } from 'node:crypto';
+import { parseSessionKey, runsOwnTurns } from '../../../shared/session-keys';
 
 export interface RunControlDeps {
   engine: TurnEngine;
+  store: Pick<SessionStore, 'get'>;
+  now: () => number;
   runs: RunStore;
   acp: Pick<AcpSessions, 'cancel'>;
   goals: Pick<Goals, 'get'>;
@@ -53,6 +58,25 @@ export function createRunControl(deps: RunControlDeps) {
       return engine.cancel(key, 'cancelled') || deps.acp.cancel(key);
     },
     idle: () => engine.idle(),
+    /** A native session can run its failed turn again; ACP children and adopted sessions cannot. */
+    retryable: (sessionKey: string): boolean => runsOwnTurns(sessionKey),
+    /**
+     * Runs a failed session's turn again, on the transcript as it is. A spawned child reports the
+     * new run to its parent as the first one would have. False when nothing failed or it cannot.
+     */
+    retry(sessionKey: string): boolean {
+      const key = normalizeSessionKey(sessionKey);
+      const session = deps.store.get(key);
+      if (!session || !runsOwnTurns(key) || sessionStatus(key) !== 'failed') return false;
+      if (session.parentKey && parseSessionKey(key).kind === 'subagent') {
+        const runId = randomUUID();
+        runs.start(runId, key, 'queued', deps.now());
+        void engine.enqueue(key, { kind: 'task', spawn: { parentKey: session.parentKey, runId } });
+      } else {
+        void engine.enqueue(key, { kind: 'user' });
+      }
+      return true;
+    },
     /** One heartbeat turn now (what a wake or the timer does); resolves when it is done. */
     heartbeat: (sessionKey: string) => engine.enqueue(normalizeSessionKey(sessionKey), { kind: 'heartbeat' }),
     tokens: (sessionKey: string) => runs.totals(normalizeSessionKey(sessionKey)),

@@ -14,6 +14,8 @@ import { childRunEnded, type SpawnInfo } from './child-outcome';
 import { errorKind, toModelMessage } from './model-messages';
 import { ModelAbortedError, type ModelProvider } from './providers/types';
 import type { RunStore } from './runs';
+import type { LiveOutputs } from './live-output';
+import type { LiveStream } from '../../../shared/ipc/types';
 
 export const MAX_STEPS = 8;
 
@@ -50,6 +52,8 @@ export interface TurnEngineDeps {
   registry: ToolRegistry;
   state: StateCore;
   providerFor: (agent: AgentConfig) => ModelProvider;
+  /** Streams the provider's output while a step runs (live output, issue 17.1). */
+  live: Pick<LiveOutputs, 'delta'>;
   afterTurn: (sessionKey: string, agent: AgentConfig) => void;
   /** Delivers a child's announcement as its parent's next turn (a native turn or an ACP prompt). */
   announce: (parentKey: string, text: string) => void;
@@ -247,9 +251,14 @@ export class TurnEngine {
       .all(key)
       .filter((m) => m.id <= upToId)
       .map(toModelMessage);
+    // Live output while a step runs (issue 17.1); nothing once the turn is cancelled.
+    const live = (stream: LiveStream) => (text: string) => {
+      if (!signal.aborted) deps.live.delta(key, run.runId, stream, text);
+    };
+    const streams = { onDelta: live('text'), onThinking: live('thinking'), onToolCall: live('tool') };
     for (let step = 0; step < MAX_STEPS; step++) {
       if (signal.aborted) throw new ModelAbortedError();
-      const res = await provider.complete({ system, messages, tools, signal });
+      const res = await provider.complete({ system, messages, tools, signal, ...streams });
       if (signal.aborted) throw new ModelAbortedError();
       run.inputTokens += res.usage.inputTokens;
       run.outputTokens += res.usage.outputTokens;

@@ -12,6 +12,8 @@ export interface SessionToolDeps {
   state: StateCore;
   /** Extra facts about a session (run status, goal) from the runtime, when it is there. */
   describe?: (key: string) => Record<string, unknown>;
+  /** Addition: a caller read a session's status (the notice history records reconciliations). */
+  onStatus?: (caller: string, target: string, stateVersion: number, changesSince: number | undefined) => void;
 }
 
 function filterPayload(payload: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
@@ -80,6 +82,7 @@ export function sessionStatusTool(deps: SessionToolDeps): ToolDefinition {
           historyGap: c.historyGap,
         };
       }
+      deps.onStatus?.(ctx.caller, parsed.key, details.stateVersion as number, since);
       return details;
     },
   };

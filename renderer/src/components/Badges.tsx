@@ -1,4 +1,4 @@
-import type { RunStatus } from '../../../shared/ipc';
+import type { RunStatus, SessionStatus, SessionStatusView } from '../../../shared/ipc';
 import { EXPLAIN } from '../lib/explain';
 
 const RUN_LABEL: Record<RunStatus | 'none', string> = {
@@ -51,4 +51,31 @@ export function AlertBadge({ summary }: { summary: string }) {
 
 export function Kbd({ children }: { children: string }) {
   return <kbd className="kbd">{children}</kbd>;
+}
+
+/** Icon + word per status: they stay apart without colour (colour only adds to them). */
+export const STATUS_LOOK: Record<SessionStatus, { icon: string; label: string }> = {
+  waiting: { icon: '▲', label: 'waiting for you' },
+  failed: { icon: '✕', label: 'failed' },
+  running: { icon: '◐', label: 'running' },
+  done_unseen: { icon: '✓', label: 'done — unseen' },
+  idle: { icon: '○', label: 'idle' },
+};
+
+export function StatusBadge({ status }: { status: SessionStatusView }) {
+  const look = STATUS_LOOK[status.status];
+  const title = status.reason ? `${look.label}: ${status.reason}` : look.label;
+  return (
+    <span
+      className={`badge status status-${status.status}`}
+      data-testid="session-status"
+      data-status={status.status}
+      title={title}
+    >
+      <span className="status-icon" aria-hidden>
+        {look.icon}
+      </span>{' '}
+      {look.label}
+    </span>
+  );
 }

@@ -1,7 +1,7 @@
 // Global shortcuts. Letters act only when focus is not in a text field.
 import { useStart } from '../stores/start';
 import { useUi } from '../stores/ui';
-import { nextNeedingAttention, stepSession } from '../features/palette/commands';
+import { goToNextNeedingYou, stepSession } from '../features/palette/commands';
 
 function typing(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -38,7 +38,7 @@ export function onGlobalKey(e: KeyboardEvent): void {
       useStart.getState().show(ui.selectedKey);
       break;
     case 'n':
-      go(nextNeedingAttention());
+      if (goToNextNeedingYou()) focusSelectedRow();
       break;
     case 'j':
       go(stepSession(1));

@@ -8,11 +8,16 @@ import { useInbox } from '../stores/inbox';
 import { useNodes } from '../stores/nodes';
 import { usePermissions } from '../stores/permissions';
 import { useTranscript } from '../stores/transcript';
+import { useLive } from '../stores/live';
+import { useUi } from '../stores/ui';
 import { useTimeline } from '../stores/timeline';
 import { useWatchers } from '../stores/watchers';
 
 export function applyAll(events: GatewayEvent[]): void {
+  // The Electron shell's notification click: open that session.
+  for (const e of events) if (e.type === 'ui:open') useUi.getState().openSession(e.sessionKey, 'transcript');
   useFleet.getState().applyEvents(events);
+  useLive.getState().applyEvents(events);
   useTranscript.getState().applyEvents(events);
   useTimeline.getState().applyEvents(events);
   useWatchers.getState().applyEvents(events);

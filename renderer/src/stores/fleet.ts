@@ -108,6 +108,9 @@ export const useFleet = create<FleetState>()((set, get) => ({
           patch(e.run.sessionKey, (v) => ({ ...v, runStatus: e.run.status }));
           refresh.add(e.run.sessionKey);
           break;
+        case 'session:status':
+          patch(e.sessionKey, (v) => ({ ...v, status: e.status }));
+          break;
         case 'notice:queued':
         case 'notice:drained':
         case 'session:changed':
@@ -139,9 +142,4 @@ function sameShape(a: SessionView | undefined, b: SessionView): boolean {
     a.archived === b.archived &&
     a.createdAt === b.createdAt
   );
-}
-
-/** Sessions that need the person: pending notices, an upstream alert, or a failed run. */
-export function needsAttention(s: SessionView): boolean {
-  return s.pendingNotices > 0 || s.alert !== null || s.runStatus === 'failed';
 }

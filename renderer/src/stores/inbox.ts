@@ -1,25 +1,73 @@
-// Pending notices and upstream_missing alerts, the things that need the person.
+// The Inbox (issue 17.3): the queue of what needs the person (failed runs, upstream alerts;
+// permission requests have their own store) and the history of what each watcher was told and
+// when it reconciled.
 import { create } from 'zustand';
-import type { CatalogProvider, GatewayEvent, InboxItem } from '../../../shared/ipc';
+import type {
+  CatalogProvider,
+  GatewayEvent,
+  InboxItem,
+  NoticeDelivery,
+  PendingNotice,
+} from '../../../shared/ipc';
 import { call } from '../lib/api';
+
+export type InboxTab = 'queue' | 'history';
 
 interface InboxState {
   loaded: boolean;
   items: InboxItem[];
+  tab: InboxTab;
+  history: { loaded: boolean; pending: PendingNotice[]; delivered: NoticeDelivery[]; hasMore: boolean };
   load(): Promise<void>;
+  loadHistory(): Promise<void>;
+  loadOlderHistory(): Promise<void>;
+  setTab(tab: InboxTab): void;
   dismiss(id: string): Promise<void>;
   readopt(provider: CatalogProvider, threadId: string, hostId?: string): Promise<string>;
   applyEvents(events: GatewayEvent[]): void;
   reset(): void;
 }
 
-const initial = { loaded: false, items: [] as InboxItem[] };
+const initial = {
+  loaded: false,
+  items: [] as InboxItem[],
+  tab: 'queue' as InboxTab,
+  history: {
+    loaded: false,
+    pending: [] as PendingNotice[],
+    delivered: [] as NoticeDelivery[],
+    hasMore: false,
+  },
+};
+
+const byIdDesc = (a: NoticeDelivery, b: NoticeDelivery) => b.id - a.id;
 
 export const useInbox = create<InboxState>()((set, get) => ({
   ...initial,
   async load() {
     const items = await call('inbox:list', {});
     set({ loaded: true, items });
+  },
+  async loadHistory() {
+    const page = await call('inbox:history', {});
+    set({ history: { loaded: true, ...page } });
+  },
+  async loadOlderHistory() {
+    const { delivered, hasMore } = get().history;
+    const beforeId = delivered[delivered.length - 1]?.id;
+    if (!hasMore || beforeId === undefined) return;
+    const page = await call('inbox:history', { beforeId });
+    set((s) => ({
+      history: {
+        ...s.history,
+        delivered: [...s.history.delivered, ...page.delivered],
+        hasMore: page.hasMore,
+      },
+    }));
+  },
+  setTab: (tab) => {
+    set({ tab });
+    if (tab === 'history') void get().loadHistory();
   },
   async dismiss(id) {
     set((s) => ({ items: s.items.filter((i) => i.id !== id) }));
@@ -31,14 +79,30 @@ export const useInbox = create<InboxState>()((set, get) => ({
     return view.key;
   },
   applyEvents(events) {
-    const relevant = events.some(
+    const { items, history } = get();
+    const listed = new Set(items.map((i) => i.sessionKey));
+    const queueChanged = events.some(
       (e) =>
-        e.type === 'notice:queued' ||
-        e.type === 'notice:drained' ||
         e.type === 'session:deleted' ||
+        (e.type === 'session:status' && (e.status.status === 'failed' || listed.has(e.sessionKey))) ||
         (e.type === 'state:event' && (e.event.kind === 'upstream_missing' || e.event.kind === 'adopted')),
     );
-    if (relevant) void get().load();
+    if (queueChanged) void get().load();
+    if (!history.loaded) return;
+    // Deliveries and reconciliations arrive whole: applied in place; the pending list is re-read.
+    const fresh = events.flatMap((e) =>
+      e.type === 'notice:delivered' || e.type === 'notice:reconciled' ? [e.delivery] : [],
+    );
+    if (fresh.length) {
+      const byId = new Map(history.delivered.map((d) => [d.id, d]));
+      for (const d of fresh) byId.set(d.id, d);
+      set((s) => ({ history: { ...s.history, delivered: [...byId.values()].sort(byIdDesc) } }));
+    }
+    if (events.some((e) => e.type === 'notice:queued' || e.type === 'notice:drained')) {
+      void call('inbox:history', { limit: 1 }).then((page) =>
+        set((s) => ({ history: { ...s.history, pending: page.pending } })),
+      );
+    }
   },
   reset: () => set(initial),
 }));

@@ -3,6 +3,7 @@ import { useConsent } from './consent';
 import { useDatabase } from './database';
 import { useFleet } from './fleet';
 import { useInbox } from './inbox';
+import { useLive } from './live';
 import { useMcp } from './mcp';
 import { useNodes } from './nodes';
 import { usePermissions } from './permissions';
@@ -23,6 +24,7 @@ export {
   useDatabase,
   useFleet,
   useInbox,
+  useLive,
   useMcp,
   useNodes,
   usePermissions,
@@ -46,6 +48,7 @@ export function resetStores(): void {
     useDatabase,
     useFleet,
     useInbox,
+    useLive,
     useMcp,
     useNodes,
     usePermissions,

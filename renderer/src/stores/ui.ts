@@ -14,6 +14,9 @@ interface UiState {
   focusedMessageId: number | null;
   paletteOpen: boolean;
   error: string | null;
+  /** A short status line shown for a moment (e.g. "Nothing needs you right now."). */
+  flashText: string | null;
+  flash(text: string): void;
   /** Name, version, mode and data folder of the running app. */
   app: AppInfo | null;
   loadApp(): Promise<void>;
@@ -33,8 +36,12 @@ const initial = {
   focusedMessageId: null as number | null,
   paletteOpen: false,
   error: null as string | null,
+  flashText: null as string | null,
   app: null as AppInfo | null,
 };
+
+const FLASH_MS = 3000;
+let flashTimer: ReturnType<typeof setTimeout> | undefined;
 
 export const useUi = create<UiState>()((set) => ({
   ...initial,
@@ -45,6 +52,11 @@ export const useUi = create<UiState>()((set) => ({
   setTab: (tab) => set({ tab, view: 'session' }),
   setPalette: (paletteOpen) => set({ paletteOpen }),
   setError: (error) => set({ error }),
+  flash(text) {
+    set({ flashText: text });
+    clearTimeout(flashTimer);
+    flashTimer = setTimeout(() => set({ flashText: null }), FLASH_MS);
+  },
   async loadApp() {
     set({ app: await call('app:info', {}) });
   },

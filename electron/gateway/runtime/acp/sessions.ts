@@ -28,6 +28,8 @@ import { closeAllAcpChildren } from './live-children';
 import type { StoredAcpProfile } from './profile-store';
 import type { AcpProfiles } from './profiles';
 import type { AcpRunResult, AcpUpdate } from './types';
+import type { LiveOutputs } from '../live-output';
+import type { LiveStream } from '../../../../shared/ipc/types';
 
 /** The transcript line of an agent's terminal command: what ran, where, and how it ended. */
 function terminalText(root: string, c: CommandLine, end?: TerminalExitStatus | 'declined'): string {
@@ -61,6 +63,8 @@ interface Live {
   buffer: string;
   /** A cancel that arrived while the agent was still starting. */
   cancelRequested: boolean;
+  /** The run of the prompt in flight (its output streams under this id). */
+  runId?: string;
   diffs: DiffCollector;
   /** While an agent is launched before its session exists: what is saved when the session is made. */
   pending?: (() => void)[];
@@ -79,6 +83,8 @@ export interface AcpSessionsDeps {
   notices: Pick<NoticeQueue, 'drain'>;
   /** Where children without a configured working directory get one of their own. */
   workRoot: string;
+  /** Streams the agent's output while a prompt runs (live output, issue 17.1). */
+  live: Pick<LiveOutputs, 'delta'>;
   /** A spawned child's run ended: its outcome goes to the parent. */
   onRunEnd: (childKey: string, run: RunInfo, spawn: SpawnInfo, text: string | undefined) => void;
 }
@@ -124,11 +130,17 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
   };
 
   const onUpdate = (key: string, l: Live, u: AcpUpdate) => {
+    const stream = (kind: LiveStream, text: string) => {
+      if (l.runId && current(key, l)) deps.live.delta(key, l.runId, kind, text);
+    };
     if (u.kind === 'message') {
       l.buffer += u.text;
+      stream('text', u.text);
       return;
     }
+    if (u.kind === 'thought') return stream('thinking', u.text);
     flush(key, l);
+    if (u.kind === 'tool_call') stream('tool', u.title);
     if (u.kind === 'plan') {
       append(key, l, {
         role: 'assistant',
@@ -225,6 +237,7 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       if (!current(key, l)) return spawn?.onStarted?.();
       run.status = 'running';
       run.startedAt = deps.now();
+      l.runId = run.runId;
       runs.save(run);
       emit({ type: 'run:changed', run: { ...run } });
       let result: AcpRunResult;

@@ -26,6 +26,7 @@ export interface AcpDiff {
 
 export type AcpUpdate =
   | { kind: 'message'; text: string }
+  | { kind: 'thought'; text: string }
   | { kind: 'tool_call'; toolCallId: string; title: string; status: AcpToolStatus; diffs?: AcpDiff[] }
   | { kind: 'tool_call_update'; toolCallId: string; title: string; status: AcpToolStatus; diffs?: AcpDiff[] }
   | { kind: 'plan'; entries: AcpPlanEntry[] };

@@ -12,6 +12,8 @@ export class UpdateMapper {
     switch (update.sessionUpdate) {
       case 'agent_message_chunk':
         return update.content.type === 'text' ? { kind: 'message', text: update.content.text } : undefined;
+      case 'agent_thought_chunk':
+        return update.content.type === 'text' ? { kind: 'thought', text: update.content.text } : undefined;
       case 'tool_call': {
         const state = { title: update.title, status: update.status ?? 'pending' };
         this.tools.set(update.toolCallId, state);
@@ -41,7 +43,7 @@ export class UpdateMapper {
           })),
         };
       default:
-        // Thoughts, user echoes, modes, commands, usage...: not part of what Sightline shows.
+        // User echoes, modes, commands, usage...: not part of what Sightline shows.
         return undefined;
     }
   }

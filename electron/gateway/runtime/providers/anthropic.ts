@@ -77,7 +77,10 @@ export function createAnthropicProvider(settings: AnthropicSettings): ModelProvi
         timeoutMs,
         async (guard) => {
           const stream = await client.messages.create(body, { signal: guard.signal });
-          const acc = new EventAccumulator();
+          const acc = new EventAccumulator({
+            thinking: (t) => !req.signal.aborted && req.onThinking?.(t),
+            tool: (name) => !req.signal.aborted && req.onToolCall?.(name),
+          });
           for await (const event of stream) {
             guard.touch();
             const text = acc.add(event);
@@ -131,6 +134,8 @@ type Block =
 
 /** Folds the Messages stream events into one response; tool input JSON is assembled per block. */
 class EventAccumulator {
+  constructor(private readonly on: { thinking(text: string): void; tool(name: string): void }) {}
+
   private text = '';
   private readonly blocks = new Map<number, Block>();
   private stop: string | null = null;
@@ -160,11 +165,14 @@ class EventAccumulator {
               : { kind: 'other' },
         );
         if (b.type === 'text' && b.text) return this.append(b.text);
+        if (b.type === 'tool_use') this.on.tool(b.name);
+        if (b.type === 'thinking' && b.thinking) this.on.thinking(b.thinking);
         return '';
       }
       case 'content_block_delta': {
         const block = this.blocks.get(event.index);
         if (event.delta.type === 'text_delta') return this.append(event.delta.text);
+        if (event.delta.type === 'thinking_delta') this.on.thinking(event.delta.thinking);
         if (event.delta.type === 'input_json_delta' && block?.kind === 'tool')
           block.json += event.delta.partial_json;
         return '';

@@ -81,7 +81,10 @@ export function createOpenAIProvider(settings: OpenAISettings): ModelProvider {
         timeoutMs,
         async (guard) => {
           const stream = await client.chat.completions.create(body, { signal: guard.signal });
-          const acc = new ChunkAccumulator();
+          const acc = new ChunkAccumulator({
+            thinking: (t) => !req.signal.aborted && req.onThinking?.(t),
+            tool: (name) => !req.signal.aborted && req.onToolCall?.(name),
+          });
           for await (const chunk of stream) {
             guard.touch();
             const text = acc.add(chunk);
@@ -144,6 +147,8 @@ interface PendingCall {
 
 /** Folds `chat.completion.chunk`s into one response; tool calls are assembled by their index. */
 class ChunkAccumulator {
+  constructor(private readonly on: { thinking(text: string): void; tool(name: string): void }) {}
+
   private text = '';
   private readonly calls = new Map<number, PendingCall>();
   private finishReason: string | null = null;
@@ -165,10 +170,19 @@ class ChunkAccumulator {
       const slot = this.calls.get(index) ?? { id: '', name: '', args: '' };
       if (tc.id) slot.id = tc.id;
       // Some servers repeat the name on every fragment; it is never split, so keep the first.
-      if (tc.function?.name && !slot.name) slot.name = tc.function.name;
+      if (tc.function?.name && !slot.name) {
+        slot.name = tc.function.name;
+        this.on.tool(slot.name);
+      }
       if (tc.function?.arguments) slot.args += tc.function.arguments;
       this.calls.set(index, slot);
     });
+    // Reasoning summaries of compatible servers: `reasoning_content` (DeepSeek, vLLM) or
+    // `reasoning` (OpenRouter, Ollama). Not part of the answer; shown while the model works.
+    const reasoning =
+      (delta as { reasoning_content?: unknown; reasoning?: unknown }).reasoning_content ??
+      (delta as { reasoning?: unknown }).reasoning;
+    if (typeof reasoning === 'string' && reasoning) this.on.thinking(reasoning);
     let added = delta.content ?? '';
     if (delta.refusal) {
       this.refused = true;

@@ -20,12 +20,15 @@ export interface ScriptedSettings {
   stepMs: number;
   /** Steps a worker takes (default 3). */
   steps: number;
+  /** Tokens a worker streams per step, evenly over the step (default 6; live output). */
+  tokensPerStep: number;
 }
 
 export function createScriptedProvider(settings: Record<string, string> = {}): ModelProvider {
   const cfg: ScriptedSettings = {
     stepMs: nonNegative(settings.stepMs, 1500),
     steps: Math.max(1, nonNegative(settings.steps, 3)),
+    tokensPerStep: Math.max(1, nonNegative(settings.tokensPerStep, 6)),
   };
   let calls = 0;
   return {
@@ -35,6 +38,11 @@ export function createScriptedProvider(settings: Record<string, string> = {}): M
       calls++;
       const worker = /^Role: worker\b/m.test(req.system);
       const out = worker ? await workerStep(req, cfg) : coordinatorStep(req, calls);
+      // A coordinator answers at once; its reply and tool calls still stream as a model's would.
+      if (!worker) {
+        if (out.text) req.onDelta?.(out.text);
+        for (const c of out.toolCalls) req.onToolCall?.(c.name);
+      }
       return withUsage(req, out);
     },
   };
@@ -84,9 +92,16 @@ async function workerStep(req: ModelRequest, cfg: ScriptedSettings): Promise<Ste
   if (!answered && first) {
     const task = first.content.replace(/^\[message from [^\]]+\] /, '');
     const hang = task.includes('[hang]');
+    req.onThinking?.(`Planning ${cfg.steps} steps for: ${oneLine(task, 80)}`);
     for (let i = 1; hang || i <= cfg.steps; i++) {
-      await sleep(cfg.stepMs, req.signal);
-      if (!hang) req.onDelta?.(`Step ${i}/${cfg.steps} done. `);
+      // The step's progress streams token by token while it works (live output).
+      const words = `Step ${i}/${cfg.steps}: working on ${oneLine(task, 60)}`.split(' ');
+      const tokens = Array.from({ length: cfg.tokensPerStep - 1 }, (_, j) => words[j] ?? '…');
+      tokens.push(`done.\n`);
+      for (const [t, token] of tokens.entries()) {
+        await sleep(cfg.stepMs / tokens.length, req.signal);
+        if (!hang) req.onDelta?.(t === 0 ? token : ` ${token}`);
+      }
       if (task.includes('[fail]') && i === Math.min(2, cfg.steps)) {
         throw new ModelProviderError(`scripted worker failed at step ${i} of ${cfg.steps}`);
       }

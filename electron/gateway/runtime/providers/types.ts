@@ -28,6 +28,8 @@ export interface ModelRequest {
   tools: ModelToolSpec[];
   signal: AbortSignal; // cancellation: abort → reject with ModelAbortedError promptly
   onDelta?: (text: string) => void; // streamed assistant text
+  onThinking?: (text: string) => void; // streamed thinking / reasoning summary, when the model gives one
+  onToolCall?: (name: string) => void; // a tool call started streaming (its arguments follow)
   maxTokens?: number;
 }
 

@@ -3,7 +3,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SessionView } from '../../../../shared/ipc';
 import { useFleet } from '../../stores/fleet';
 import { useUi } from '../../stores/ui';
-import { AlertBadge, NoticeBadge, RunBadge, VersionBadge } from '../../components/Badges';
+import { AlertBadge, NoticeBadge, StatusBadge, VersionBadge } from '../../components/Badges';
+import { useLive } from '../../stores/live';
 import { sessionTitle } from '../../lib/format';
 import type { AgentGroup } from './tree';
 import { useFleetTree } from './useTree';
@@ -43,6 +44,7 @@ const SessionRow = memo(function SessionRow({
 }) {
   // The tree's view may be older than the store's (badges do not rebuild the tree).
   const s = useFleet((st) => st.sessions[fromTree.key]) ?? fromTree;
+  const activity = useLive((st) => st.lines[fromTree.key]) ?? s.activity;
   return (
     <button
       type="button"
@@ -63,11 +65,16 @@ const SessionRow = memo(function SessionRow({
         {s.archived && <span className="kind">archived</span>}
       </span>
       <span className="row-badges">
-        <RunBadge status={s.runStatus} />
+        <StatusBadge status={s.status} />
         <VersionBadge version={s.stateVersion} />
         <NoticeBadge count={s.pendingNotices} />
         {s.alert && <AlertBadge summary={s.alert.summary} />}
       </span>
+      {activity && (
+        <span className="row-activity" data-testid="row-activity">
+          {activity}
+        </span>
+      )}
     </button>
   );
 });

@@ -1,3 +1,6 @@
+// The Inbox: the queue of what needs the person (permission requests, failed runs, upstream
+// alerts) and the history of what each watcher was told and when it reconciled.
+import { useEffect } from 'react';
 import type { InboxItem } from '../../../../shared/ipc';
 import { useInbox } from '../../stores/inbox';
 import { usePermissions } from '../../stores/permissions';
@@ -6,7 +9,9 @@ import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
 import { time } from '../../lib/format';
 import { SessionName } from '../../components/SessionName';
-import { EXPLAIN } from '../../lib/explain';
+import { STATUS_LOOK } from '../../components/Badges';
+import { retry } from '../session/StatusBanner';
+import { InboxHistory } from './InboxHistory';
 
 function Item({ item }: { item: InboxItem }) {
   const openSession = useUi((s) => s.openSession);
@@ -22,20 +27,18 @@ function Item({ item }: { item: InboxItem }) {
       data-type={item.type}
       data-session-key={item.sessionKey}
     >
-      {item.type === 'notice' ? (
+      {item.type === 'failed' ? (
         <>
           <div className="inbox-title">
-            Notice for <SessionName sessionKey={item.sessionKey} />
-            {item.targetKey && (
-              <>
-                {' '}
-                about <SessionName sessionKey={item.targetKey} />
-              </>
-            )}
+            <span className="badge status status-failed">
+              {STATUS_LOOK.failed.icon} {item.outcome === 'timeout' ? 'timed out' : 'run failed'}
+            </span>{' '}
+            <SessionName sessionKey={item.sessionKey} />
           </div>
-          <blockquote className="notice-text" data-testid="inbox-notice-text" title={EXPLAIN.notice}>
-            {item.text}
-          </blockquote>
+          <p className="small">
+            <span data-testid="inbox-failure-reason">{item.reason}</span>{' '}
+            <span className="muted">· {time(item.endedAt)}</span>
+          </p>
         </>
       ) : (
         <>
@@ -48,22 +51,23 @@ function Item({ item }: { item: InboxItem }) {
         </>
       )}
       <div className="actions">
+        {item.type === 'failed' && item.retryable && (
+          <button
+            type="button"
+            className="primary"
+            data-testid="inbox-retry"
+            onClick={() => retry(item.sessionKey)}
+          >
+            Retry
+          </button>
+        )}
         <button
           type="button"
           data-testid="inbox-open"
           onClick={() => openSession(item.sessionKey, 'transcript')}
         >
-          Open {item.type === 'notice' ? 'watcher' : 'session'}
+          Open session
         </button>
-        {item.type === 'notice' && item.targetKey && (
-          <button
-            type="button"
-            data-testid="inbox-open-target"
-            onClick={() => openSession(item.targetKey!, 'timeline')}
-          >
-            Open changed session
-          </button>
-        )}
         {item.type === 'upstream_missing' && item.provider && item.threadId && (
           <button
             type="button"
@@ -88,19 +92,20 @@ function Item({ item }: { item: InboxItem }) {
   );
 }
 
-export function Inbox() {
+function Queue() {
   const items = useInbox((s) => s.items);
   const loaded = useInbox((s) => s.loaded);
   const requests = usePermissions((s) => s.requests);
   return (
-    <section className="page" data-testid="inbox" data-ready={loaded ? 'true' : 'false'}>
-      <h1>Inbox</h1>
+    <>
       <p className="muted">
-        Permission requests from ACP agents, pending notices (a watcher will reconcile on its next turn) and
-        upstream alerts.
+        What waits for you: agents asking for permission, runs that failed, adopted sessions whose upstream is
+        gone. Press <kbd className="kbd">n</kbd> to go to the next one.
       </p>
       {loaded && items.length === 0 && requests.length === 0 && (
-        <p className="empty-note">Nothing needs you right now.</p>
+        <p className="empty-note" data-testid="inbox-empty">
+          Nothing needs you right now. Notices for watchers are in the History tab.
+        </p>
       )}
       <ul className="inbox-list" aria-live="polite">
         {requests.map((r) => (
@@ -110,6 +115,49 @@ export function Inbox() {
           <Item key={i.id} item={i} />
         ))}
       </ul>
+    </>
+  );
+}
+
+export function Inbox() {
+  const loaded = useInbox((s) => s.loaded);
+  const tab = useInbox((s) => s.tab);
+  const setTab = useInbox((s) => s.setTab);
+  const count = useInbox((s) => s.items.length) + usePermissions((s) => s.requests.length);
+  const setError = useUi((s) => s.setError);
+  useEffect(() => {
+    if (useInbox.getState().tab === 'history')
+      useInbox
+        .getState()
+        .loadHistory()
+        .catch((err: unknown) => setError(errorMessage(err)));
+  }, [setError]);
+  return (
+    <section className="page" data-testid="inbox" data-ready={loaded ? 'true' : 'false'}>
+      <h1>Inbox</h1>
+      <div className="tabs" role="tablist" aria-label="Inbox">
+        <button
+          type="button"
+          role="tab"
+          aria-selected={tab === 'queue'}
+          className={tab === 'queue' ? 'tab active' : 'tab'}
+          data-testid="inbox-tab-queue"
+          onClick={() => setTab('queue')}
+        >
+          Needs you{count > 0 ? ` (${count})` : ''}
+        </button>
+        <button
+          type="button"
+          role="tab"
+          aria-selected={tab === 'history'}
+          className={tab === 'history' ? 'tab active' : 'tab'}
+          data-testid="inbox-tab-history"
+          onClick={() => setTab('history')}
+        >
+          History
+        </button>
+      </div>
+      <div role="tabpanel">{tab === 'queue' ? <Queue /> : <InboxHistory />}</div>
     </section>
   );
 }

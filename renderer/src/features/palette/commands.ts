@@ -1,5 +1,7 @@
 import { flatKeys, buildTree } from '../fleet/tree';
-import { needsAttention, useFleet } from '../../stores/fleet';
+import { useFleet } from '../../stores/fleet';
+import { useInbox } from '../../stores/inbox';
+import { usePermissions } from '../../stores/permissions';
 import { useStart } from '../../stores/start';
 import { useUi } from '../../stores/ui';
 import { sessionTitle } from '../../lib/format';
@@ -13,18 +15,27 @@ export interface Command {
   run(): void;
 }
 
-/** The next session (in sidebar order, after the open one) that needs attention. */
-export function nextNeedingAttention(): string | undefined {
-  const { agents, sessions } = useFleet.getState();
-  const keys = flatKeys(buildTree(agents, Object.values(sessions), ''));
-  const current = useUi.getState().selectedKey;
-  const start = current ? keys.indexOf(current) : -1;
-  for (let i = 1; i <= keys.length; i++) {
-    const key = keys[(start + i + keys.length) % keys.length]!;
-    const s = sessions[key];
-    if (s && needsAttention(s)) return key;
+/** The sessions of what needs the person, in Inbox order (permission requests first), once each. */
+export function needingYou(): string[] {
+  const keys = [
+    ...usePermissions.getState().requests.map((r) => r.sessionKey),
+    ...useInbox.getState().items.map((i) => i.sessionKey),
+  ];
+  return [...new Set(keys)];
+}
+
+/** `n`: the next item that needs the person after the open session, or says that nothing does. */
+export function goToNextNeedingYou(): string | undefined {
+  const ui = useUi.getState();
+  const keys = needingYou();
+  if (keys.length === 0) {
+    ui.flash('Nothing needs you right now.');
+    return undefined;
   }
-  return undefined;
+  const i = ui.selectedKey ? keys.indexOf(ui.selectedKey) : -1;
+  const key = keys[(i + 1) % keys.length]!;
+  ui.openSession(key, 'transcript');
+  return key;
 }
 
 export function stepSession(delta: 1 | -1): string | undefined {
@@ -76,15 +87,7 @@ export function buildCommands(): Command[] {
     { id: 'search', label: 'Search sessions and transcripts', hint: 'f', run: () => ui.setView('search') },
     { id: 'catalog', label: 'Go to Catalog', hint: 'c', run: () => ui.setView('catalog') },
     { id: 'settings', label: 'Go to Settings', hint: 's', run: () => ui.setView('settings') },
-    {
-      id: 'attention',
-      label: 'Next session needing attention',
-      hint: 'n',
-      run: () => {
-        const k = nextNeedingAttention();
-        if (k) ui.openSession(k);
-      },
-    },
+    { id: 'attention', label: 'Next item that needs you', hint: 'n', run: () => void goToNextNeedingYou() },
     { id: 'tab-transcript', label: 'Show transcript', hint: '1', run: () => ui.setTab('transcript') },
     { id: 'tab-timeline', label: 'Show signal log', hint: '2', run: () => ui.setTab('timeline') },
     { id: 'tab-watchers', label: 'Show watchers', hint: '3', run: () => ui.setTab('watchers') },

@@ -4,7 +4,8 @@ import { useTranscript } from '../../stores/transcript';
 import { useTimeline } from '../../stores/timeline';
 import { useWatchers } from '../../stores/watchers';
 import { useUi, type SessionTab } from '../../stores/ui';
-import { AlertBadge, Kbd, NoticeBadge, RunBadge, VersionBadge } from '../../components/Badges';
+import { AlertBadge, Kbd, NoticeBadge, RunBadge, StatusBadge, VersionBadge } from '../../components/Badges';
+import { StatusBanner, useMarkSeen } from './StatusBanner';
 import { errorMessage } from '../../lib/api';
 import { sessionTitle, tokens } from '../../lib/format';
 import { Transcript } from './Transcript';
@@ -28,6 +29,7 @@ export function SessionPane({ sessionKey }: { sessionKey: string }) {
   const setTab = useUi((st) => st.setTab);
   const setError = useUi((st) => st.setError);
   const cancelRun = useTranscript((st) => st.cancelRun);
+  useMarkSeen(s);
 
   useEffect(() => {
     const fail = (err: unknown) => setError(errorMessage(err));
@@ -54,7 +56,9 @@ export function SessionPane({ sessionKey }: { sessionKey: string }) {
           )}
         </div>
         <div className="session-meta">
-          <RunBadge status={s.runStatus} />
+          <StatusBadge status={s.status} />
+          {/* The status says running/failed/idle; the run badge adds what it cannot: cancelled, never ran. */}
+          {(s.runStatus === 'cancelled' || s.runStatus === 'none') && <RunBadge status={s.runStatus} />}
           <VersionBadge version={s.stateVersion} />
           <NoticeBadge count={s.pendingNotices} />
           <FilesChanged sessionKey={s.key} />
@@ -80,6 +84,7 @@ export function SessionPane({ sessionKey }: { sessionKey: string }) {
       <SessionActions s={s} />
       <GoalEditor key={`${s.key}:${s.goal?.updatedAt ?? 0}`} sessionKey={s.key} goal={s.goal} />
       <PermissionBanner sessionKey={s.key} />
+      <StatusBanner s={s} />
       <div className="tabs" role="tablist" aria-label="Session views">
         {TABS.map((t) => (
           <button

@@ -1,104 +1,9 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { TranscriptMessage } from '../../../../shared/ipc';
 import { useTranscript } from '../../stores/transcript';
+import { useLive } from '../../stores/live';
 import { useUi } from '../../stores/ui';
-import { time } from '../../lib/format';
-import { DiffView } from './DiffView';
-import { SessionName } from '../../components/SessionName';
-import { parseStructured, StructuredValue } from '../../components/Fields';
-
-/** The catalog's tools by id, for messages read from their transcripts. */
-const UPSTREAM_TOOL: Record<string, string> = {
-  claude: 'Claude Code',
-  codex: 'Codex CLI',
-  opencode: 'OpenCode',
-  pi: 'Pi',
-};
-
-/** Who wrote a message; session keys are shown by their label (the full key on hover). */
-function Attribution({ m }: { m: TranscriptMessage }) {
-  const from = (prefix: string) =>
-    m.actorId ? (
-      <>
-        {prefix}
-        <SessionName sessionKey={m.actorId} className="who-name" />
-      </>
-    ) : null;
-  if (m.role === 'system') return <>System</>;
-  if (m.role === 'tool') return <>Tool result{m.toolName ? ` · ${m.toolName}` : ''}</>;
-  if (m.role === 'assistant') return <>Agent{from(' · ')}</>;
-  if (m.actorType === 'human') return <>Human{m.actorId ? ` · ${m.actorId}` : ''}</>;
-  if (m.actorType === 'agent') return <>Agent message{from(' from ')}</>;
-  return <>System</>;
-}
-
-function actorClass(m: TranscriptMessage): string {
-  if (m.role === 'system') return 'system';
-  if (m.role === 'tool') return 'tool';
-  if (m.role === 'assistant') return 'agent';
-  if (m.actorType === 'human') return 'human';
-  if (m.actorType === 'agent') return 'agent-in';
-  return 'system';
-}
-
-/** A tool result's JSON as fields; plain text (and errors) as text. */
-function Body({ m }: { m: TranscriptMessage }) {
-  const structured = m.role === 'tool' ? parseStructured(m.text) : undefined;
-  if (structured) {
-    return (
-      <div className="tool-result" data-testid="tool-result-fields">
-        <StructuredValue value={structured} />
-      </div>
-    );
-  }
-  return m.text ? <div className="text">{m.text}</div> : null;
-}
-
-function Message({ m, focused }: { m: TranscriptMessage; focused: boolean }) {
-  const cls = actorClass(m);
-  return (
-    <article
-      className={`msg msg-${cls}${focused ? ' focused' : ''}`}
-      data-testid="transcript-message"
-      data-actor={cls}
-      data-role={m.role}
-      data-message-id={m.id}
-      data-upstream={m.upstream}
-      data-focused={focused ? 'true' : undefined}
-    >
-      <header>
-        <span className="who">
-          <Attribution m={m} />
-        </span>
-        {m.upstream && (
-          <span
-            className="badge upstream"
-            data-testid="from-upstream"
-            title="Read from the tool's own transcript by the upstream monitor"
-          >
-            from {UPSTREAM_TOOL[m.upstream] ?? m.upstream}
-          </span>
-        )}
-        <time className="muted small">{time(m.createdAt)}</time>
-      </header>
-      <Body m={m} />
-      {m.toolCalls?.map((c) => (
-        <div key={c.id} className="tool-call" data-testid="tool-call">
-          <span className="tool-name">→ {c.name}</span>
-          {c.arguments !== null && typeof c.arguments === 'object' ? (
-            <StructuredValue value={c.arguments as Record<string, unknown>} />
-          ) : (
-            <code>{JSON.stringify(c.arguments)}</code>
-          )}
-        </div>
-      ))}
-      {m.diffs?.map((d) => (
-        <DiffView key={d.path} diff={d} />
-      ))}
-    </article>
-  );
-}
+import { buildRows, LiveStep, Message, NoticeLine, rowKey } from './TranscriptRows';
 
 const ESTIMATE = 72;
 const PAD = 12;
@@ -114,19 +19,23 @@ export function Transcript() {
   const hasMore = useTranscript((s) => s.hasMore);
   const loading = useTranscript((s) => s.loading);
   const loadOlder = useTranscript((s) => s.loadOlder);
+  const notices = useTranscript((s) => s.notices);
+  const step = useLive((s) => (sessionKey ? s.steps[sessionKey] : undefined));
+  const rows = useMemo(() => buildRows(messages, notices, step), [messages, notices, step]);
   const focusedId = useUi((s) => s.focusedMessageId);
   const selectedKey = useUi((s) => s.selectedKey);
   const scrollRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const broughtIntoView = useRef<number | null>(null);
-  const last = messages[messages.length - 1]?.id;
+  const last = rows.length ? rowKey(rows[rows.length - 1]!) : undefined;
+  const liveChars = (step?.text.length ?? 0) + (step?.thinking.length ?? 0);
 
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
   const virtualizer = useVirtualizer({
-    count: messages.length,
+    count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ESTIMATE,
-    getItemKey: (i) => messages[i]?.id ?? i,
+    getItemKey: (i) => (rows[i] ? rowKey(rows[i]) : i),
     paddingStart: PAD,
     paddingEnd: PAD,
     overscan: 20,
@@ -137,16 +46,30 @@ export function Transcript() {
     stick.current = true;
   }, [sessionKey]);
 
+  // Follow the end while the view is scrolled to it: a new row scrolls to it.
   useEffect(() => {
     if (last !== undefined && stick.current) {
-      virtualizer.scrollToIndex(messages.length - 1, { align: 'end' });
+      virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
     }
-  }, [last, messages.length, virtualizer]);
+  }, [last, rows.length, virtualizer]);
+
+  // …and the live step growing (token by token) keeps the end in view: at most one layout read a
+  // frame, not a virtualizer scroll per token (that forced a layout each time).
+  const follow = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (!liveChars || !stick.current || follow.current !== undefined) return;
+    follow.current = requestAnimationFrame(() => {
+      follow.current = undefined;
+      const el = scrollRef.current;
+      if (el && stick.current) el.scrollTop = el.scrollHeight;
+    });
+  }, [liveChars]);
+  useEffect(() => () => cancelAnimationFrame(follow.current ?? 0), []);
 
   // A search result asked for this message: load older pages until it is there, then show it once.
   useEffect(() => {
     if (focusedId === null || sessionKey !== selectedKey || loading) return;
-    const index = messages.findIndex((m) => m.id === focusedId);
+    const index = rows.findIndex((r) => r.type === 'message' && r.m.id === focusedId);
     if (index >= 0) {
       if (broughtIntoView.current === focusedId) return;
       broughtIntoView.current = focusedId;
@@ -155,14 +78,16 @@ export function Transcript() {
     } else if (hasMore && (messages[0]?.id ?? 0) > focusedId) {
       void loadOlder();
     }
-  }, [focusedId, sessionKey, selectedKey, loading, messages, hasMore, loadOlder, virtualizer]);
+  }, [focusedId, sessionKey, selectedKey, loading, messages, rows, hasMore, loadOlder, virtualizer]);
 
   const older = async () => {
     // The first row in view (not the overscan above it) stays in place.
-    const anchor = messages[virtualizer.range?.startIndex ?? 0]?.id;
+    const first = rows[virtualizer.range?.startIndex ?? 0];
+    const anchor = first ? rowKey(first) : undefined;
     stick.current = false;
     await loadOlder();
-    const index = useTranscript.getState().messages.findIndex((m) => m.id === anchor);
+    const { messages: m, notices: n } = useTranscript.getState();
+    const index = buildRows(m, n, undefined).findIndex((r) => rowKey(r) === anchor);
     if (index >= 0) requestAnimationFrame(() => virtualizer.scrollToIndex(index, { align: 'start' }));
   };
 
@@ -193,7 +118,7 @@ export function Transcript() {
         )}
         <div className="transcript-rows" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((v) => {
-            const m = messages[v.index]!;
+            const r = rows[v.index]!;
             return (
               <div
                 key={v.key}
@@ -202,7 +127,9 @@ export function Transcript() {
                 ref={virtualizer.measureElement}
                 style={{ transform: `translateY(${v.start}px)` }}
               >
-                <Message m={m} focused={m.id === focusedId} />
+                {r.type === 'message' && <Message m={r.m} focused={r.m.id === focusedId} />}
+                {r.type === 'notice' && <NoticeLine n={r.n} />}
+                {r.type === 'live' && sessionKey && <LiveStep step={r.step} sessionKey={sessionKey} />}
               </div>
             );
           })}

@@ -11,6 +11,7 @@ import { Retention } from './Retention';
 import { SecretStorage } from './SecretStorage';
 import { Backups } from './Backups';
 import { Appearance } from './Appearance';
+import { Notifications } from './Notifications';
 
 function AgentForm({ agent }: { agent: AgentView }) {
   const save = useSettings((s) => s.save);
@@ -153,6 +154,7 @@ export function Settings() {
         <AgentForm key={`${a.id}:${a.hasApiKey}`} agent={a} />
       ))}
       <AcpProfiles />
+      <Notifications />
       <AcpRegistry />
       <McpCredentials />
       <Nodes />

@@ -31,7 +31,5 @@ export function toIpcError(err: unknown): IpcError {
   const raw = err instanceof Error ? err.message : typeof err === 'string' ? err : '';
   const message = raw.slice(0, MESSAGE_LIMIT) || 'internal error';
   if (err instanceof GatewayError) return { code: err.code, message };
-  // Until the catalog throws typed errors (its adopt and continue refusals); then this line goes.
-  if (/^Unknown (sessionKey|thread|catalog)/i.test(raw)) return { code: 'not_found', message };
   return { code: 'internal', message };
 }

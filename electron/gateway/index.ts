@@ -117,6 +117,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     queues,
     waker,
     sessionExists: (key) => store.get(key) !== undefined,
+    hasParent: (key, agentId) => store.hasParent(key, agentId),
     emit,
     afterCommit: tx.afterCommit,
   });
@@ -167,7 +168,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     state,
     queues,
     waker,
-    owners: [goals, runs],
     onReset: (key) => engine.forget(key),
     onDelete: (key) => {
       engine.forget(key);
@@ -183,6 +183,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger,
     roots: catalogRoots,
     scheduler,
+    transaction: (fn) => tx.run(fn),
     importTranscript(sessionKey, messages) {
       for (const m of messages)
         emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });

@@ -13,6 +13,7 @@ import {
   type VisibleMessage,
 } from '../../electron/gateway/catalog';
 import type { CatalogFs } from '../../electron/gateway/catalog/kit/fsio';
+import { createSessionStore } from '../../electron/gateway/sessions/store';
 import type {
   RecordInput,
   SessionInfo,
@@ -70,6 +71,7 @@ export function makeHarness(opts: HarnessOptions = {}): Harness {
   const byDedupe = new Map<string, Recorded>();
   let failing = 0;
   const sessionMap = new Map<string, SessionInfo>();
+  const sessionStore = createSessionStore(db, () => clock.t);
   const sessions: Sessions = {
     create(input) {
       if (sessionMap.has(input.key)) throw new Error(`Session exists: ${input.key}`);
@@ -81,6 +83,8 @@ export function makeHarness(opts: HarnessOptions = {}): Harness {
         ...(input.label ? { label: input.label } : {}),
       };
       sessionMap.set(input.key, info);
+      // The real registry row too: links and texts reference it (foreign keys).
+      sessionStore.create({ key: input.key });
       return info;
     },
     get: (key) => sessionMap.get(key),

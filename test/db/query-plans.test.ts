@@ -112,16 +112,17 @@ describe('hot queries use an index', () => {
     ).toEqual([]);
   });
 
-  it('the human-turn gate in session-state.ts is two index lookups', () => {
-    const p = plan(
-      find(/SELECT EXISTS \(SELECT 1 FROM sessions .*session_watch_cursors WHERE target_key = \?/),
+  it('the human-turn gate is two index lookups, each in the module that owns its table', () => {
+    const parent = plan(
+      find(/^SELECT 1 AS one FROM sessions WHERE key = \? AND agent_id = \? AND parent_key IS NOT NULL$/),
     );
-    expect(p.filter((l) => /^(SEARCH|SCAN) (sessions|session_watch_cursors)\b/.test(l))).toEqual([
+    expect(parent).toEqual([
       expect.stringMatching(
-        /^SEARCH sessions USING (INDEX sqlite_autoindex_sessions_1|PRIMARY KEY) \(key=\? AND agent_id=\?\)$/,
+        /^SEARCH sessions USING (INDEX sqlite_autoindex_sessions_1|INDEX sessions_by_key|PRIMARY KEY) \(key=\?( AND agent_id=\?)?\)$/,
       ),
-      expect.stringMatching(SEARCH_CURSORS),
     ]);
+    const watcher = plan(find(/^SELECT 1 AS one FROM session_watch_cursors WHERE target_key = \? LIMIT 1$/));
+    expect(watcher).toEqual([expect.stringMatching(SEARCH_CURSORS)]);
   });
 
   it('no prepared statement scans the log or the cursors without an index', () => {

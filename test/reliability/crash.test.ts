@@ -11,12 +11,12 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../electron/gateway';
 import { noticeContextKey, noticeText } from '../../shared/session-keys';
 import { writeClaude } from '../catalog/fixtures';
 import { collectingLogger, tempDir } from '../helpers/gateway';
+import { bundleWorker, workerEnv } from '../helpers/worker';
 import { GHOST, ROW_CAP } from './crash-worker';
 
 const LONG = process.env.SIGHTLINE_LONG === '1';
@@ -31,16 +31,7 @@ let worker: string;
 
 beforeAll(async () => {
   dir = tempDir('sightline-crash-');
-  worker = path.join(dir, 'crash-worker.cjs');
-  await build({
-    entryPoints: [path.join(here, 'crash-worker.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    external: ['better-sqlite3'],
-    outfile: worker,
-    logLevel: 'warning',
-  });
+  worker = await bundleWorker(path.join(here, 'crash-worker.ts'), dir);
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -79,7 +70,7 @@ function runChild(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [worker, dataDir, claudeRoot, String(seed), String(clockStart)], {
       cwd: root,
-      env: { ...process.env, NODE_PATH: path.join(root, 'node_modules'), SIGHTLINE_CRASH_WORKER: '1' },
+      env: workerEnv({ SIGHTLINE_CRASH_WORKER: '1' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let buf = '';

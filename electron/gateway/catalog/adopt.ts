@@ -1,7 +1,9 @@
 // Adoption: a catalog session becomes a Sightline session with an upstream link. Everything that
 // can fail without changing anything (finding the thread, its baseline marker, the transcript to
-// import) happens first; the writes then happen together in `writeAdoption`, so they can be one
-// transaction.
+// import) happens first; the writes then happen together in `writeAdoption`, in one transaction
+// (a crash leaves all of them or none; push events follow the commit).
+import { adoptedKeyFor } from '../../../shared/session-keys';
+import { notFound } from '../errors';
 import type { CatalogProvider, Logger, SessionInfo, SessionState, Sessions } from '../types';
 import type { LinkRepo } from './links';
 import type { Located, MarkerFields, ProviderModule, ProviderSource, VisibleMessage } from './provider';
@@ -10,9 +12,7 @@ export const ADOPTING_WATCHER = 'agent:main:main';
 /** At most this many messages of the upstream transcript are imported at adoption. */
 export const IMPORT_MESSAGES = 500;
 
-export function adoptedKey(provider: string, threadId: string): string {
-  return `agent:main:adopted:${provider}:${threadId}`;
-}
+export const adoptedKey = adoptedKeyFor;
 
 export interface AdoptDeps {
   sessions: Sessions;
@@ -22,6 +22,8 @@ export interface AdoptDeps {
   now: () => number;
   hostId: string;
   importTranscript(sessionKey: string, messages: VisibleMessage[]): void;
+  /** Runs `fn` as one transaction (nested: a savepoint); the gateway's defers events to the commit. */
+  transaction<T>(fn: () => T): T;
 }
 
 interface Adoption {
@@ -39,7 +41,8 @@ function writeAdoption(d: AdoptDeps, a: Adoption): SessionInfo {
   if (!info) {
     info = d.sessions.create({ key: a.key, label: a.loc.entry.title });
     try {
-      d.importTranscript(a.key, a.transcript);
+      // Its own savepoint: a failed import leaves no half transcript, and the adoption goes on.
+      d.transaction(() => d.importTranscript(a.key, a.transcript));
     } catch (err) {
       d.logger.warn('catalog: transcript import failed', { sessionKey: a.key, error: String(err) });
     }
@@ -74,11 +77,10 @@ export function createAdopt(
     const id = input?.provider;
     const threadId = typeof input?.threadId === 'string' ? input.threadId.trim() : '';
     const p = typeof id === 'string' ? providers.get(id) : undefined;
-    if (!p) throw new Error(`Unknown catalog provider: ${String(id)}`);
+    if (!p) throw notFound(`Unknown catalog provider: ${String(id)}`);
     if (!threadId) throw new Error('threadId is required');
     const loc = p.source.find(threadId);
-    if (!loc)
-      throw new Error(`Unknown thread: ${p.module.id} session ${threadId} was not found in ${p.root}`);
+    if (!loc) throw notFound(`Unknown thread: ${p.module.id} session ${threadId} was not found in ${p.root}`);
     const key = adoptedKey(p.module.id, loc.entry.threadId);
     const marker = p.source.baseline(loc.ref);
     let transcript: VisibleMessage[] = [];
@@ -89,6 +91,6 @@ export function createAdopt(
         d.logger.warn('catalog: transcript import failed', { sessionKey: key, error: String(err) });
       }
     }
-    return writeAdoption(d, { key, provider: p.module, loc, marker, transcript });
+    return d.transaction(() => writeAdoption(d, { key, provider: p.module, loc, marker, transcript }));
   };
 }

@@ -5,6 +5,7 @@
 // only wires them to the gateway's links, sessions and signal log.
 import os from 'node:os';
 import type Database from 'better-sqlite3';
+import { notFound } from '../errors';
 import { realScheduler, type Cancel, type Scheduler } from '../scheduler';
 import type { Catalog, CatalogEntry, CatalogProvider, Logger, SessionState, Sessions } from '../types';
 import { adoptedKey, createAdopt } from './adopt';
@@ -52,6 +53,11 @@ export interface CatalogDeps {
   providerBudgetMs?: number;
   /** Addition: timers of the monitor cadence (default the real ones). */
   scheduler?: Scheduler;
+  /**
+   * Addition: how an adoption's writes run as one transaction (the gateway passes its own, which
+   * sends push events after the commit; default: a plain transaction on `db`).
+   */
+  transaction?<T>(fn: () => T): T;
   /** Addition (live transcripts): the visible messages of rows a check consumed, per link. */
   onUpstreamMessages?(link: Link, messages: VisibleMessage[]): void;
 }
@@ -95,6 +101,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
       now: deps.now,
       hostId,
       importTranscript: deps.importTranscript,
+      transaction: deps.transaction ?? ((fn) => deps.db.transaction(fn)()),
     },
     providers,
   );
@@ -167,7 +174,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     if (typeof text !== 'string' || text.trim() === '') throw new Error('text is required');
     const link = links.get(sessionKey);
     if (!link)
-      throw new Error(`Unknown sessionKey: ${sessionKey} (not an adopted session with an upstream link)`);
+      throw notFound(`Unknown sessionKey: ${sessionKey} (not an adopted session with an upstream link)`);
     const p = providers.get(link.provider);
     const cmd = p?.source.continueCommand?.(link.threadId, text);
     if (!p || !cmd)

@@ -17,19 +17,31 @@ export class NewerDatabaseError extends Error {
   }
 }
 
+/** Applies every pending migration; returns the version the database is at. */
 export function migrate(db: Db, migrations: readonly Migration[]): number {
+  return migrateTo(db, migrations, migrations.length);
+}
+
+/**
+ * Applies the pending migrations up to `version` (never down: a database already past it is left
+ * as it is). Upgrade tests use it to build a database of an older version, fill it with data,
+ * then migrate the rest of the way.
+ */
+export function migrateTo(db: Db, migrations: readonly Migration[], version: number): number {
   const sorted = [...migrations].sort((a, b) => a.version - b.version);
   sorted.forEach((m, i) => {
     if (m.version !== i + 1)
       throw new Error(`Migrations must be numbered 1..n without gaps (found ${m.version})`);
   });
   const latest = sorted.length;
+  if (!Number.isInteger(version) || version < 0 || version > latest)
+    throw new Error(`No migration to version ${version} (this build has 1..${latest})`);
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > latest) throw new NewerDatabaseError(current, latest);
-  if (current === latest) return current;
+  if (current >= version) return current;
   db.transaction(() => {
-    for (const m of sorted.slice(current)) db.exec(m.up);
-    db.pragma(`user_version = ${latest}`);
+    for (const m of sorted.slice(current, version)) db.exec(m.up);
+    db.pragma(`user_version = ${version}`);
   }).immediate();
-  return latest;
+  return version;
 }

@@ -123,7 +123,5 @@ export function createGoals(deps: GoalsDeps) {
         return true;
       });
     },
-    /** Part of deleting a session (inside its transaction). */
-    deleteSession: (sessionKey: string) => void s.remove.run(sessionKey),
   };
 }

@@ -59,7 +59,6 @@ export function createRunStore(db: Db) {
       `UPDATE runs SET status = 'failed', outcome = 'error', error = 'interrupted by a restart', ended_at = ?
        WHERE status IN ('queued', 'running')`,
     ),
-    removeSession: db.prepare(`DELETE FROM runs WHERE session_key = ?`),
   };
   return {
     start(runId: string, sessionKey: string, status: RunStatus, at: number): RunInfo {
@@ -95,7 +94,5 @@ export function createRunStore(db: Db) {
       return out;
     },
     failInterrupted: (at: number) => s.interrupted.run(at).changes,
-    /** Part of deleting a session (inside its transaction). */
-    deleteSession: (sessionKey: string) => void s.removeSession.run(sessionKey),
   };
 }

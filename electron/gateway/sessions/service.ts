@@ -1,8 +1,12 @@
 // `gateway.sessions` (contract): every session is created here, and reset and deleted here, each
-// in one transaction; `session:changed` / `session:deleted` go out after the commit. What other
-// domains keep per session (goals, runs, links…) is removed through their own owners, and what
-// the runtime keeps in memory (turns, ACP agents) is forgotten after the commit.
-import { normalizeSessionKey } from '../../../shared/session-keys';
+// in one transaction; `session:changed` / `session:deleted` go out after the commit, after what
+// the runtime keeps in memory (turns, ACP agents, queued notices) is forgotten.
+//
+// Deleting a session deletes its history: its signal log rows, head and every cursor where it is
+// watcher or target (state core), and the registry row, whose transcript, goal, runs and
+// upstream link go with it (foreign keys, ON DELETE CASCADE). Afterwards version(key) is 0; a
+// session created later under the key starts clean, with higher sequences than the old one had.
+import { noticeContextKey, normalizeSessionKey } from '../../../shared/session-keys';
 import type { Transactions } from '../db/transactions';
 import type { NoticeQueues } from '../state/notice-queue';
 import { resolveKey } from '../state/record-input';
@@ -12,21 +16,14 @@ import type { GatewayEvent, Sessions } from '../types';
 import type { SessionStore } from './store';
 import type { TranscriptStore } from './transcripts';
 
-/** A domain that keeps rows per session deletes them inside the session's delete transaction. */
-export interface SessionDataOwner {
-  deleteSession(sessionKey: string): void;
-}
-
 export interface SessionsDeps {
   tx: Transactions;
   emit: (e: GatewayEvent) => void;
   store: SessionStore;
   transcripts: TranscriptStore;
-  state: Pick<StateCore, 'removeCursorsHeldBy' | 'removeCursorsOn'>;
+  state: Pick<StateCore, 'removeCursorsHeldBy' | 'removeSession'>;
   queues: NoticeQueues;
   waker: HeartbeatWaker;
-  /** Other domains' per-session rows (goals, runs, …). */
-  owners: SessionDataOwner[];
   /** In-memory state of a reset session (its running turn). */
   onReset(sessionKey: string): void;
   /** In-memory state of a deleted session (its turn, its ACP agent). */
@@ -56,14 +53,12 @@ export function createSessions(deps: SessionsDeps): Sessions {
     delete(key, agentId) {
       const k = resolveKey(key, agentId ?? store.get(key)?.agentId ?? 'main');
       tx.run(() => {
-        for (const owner of deps.owners) owner.deleteSession(k.key);
-        deps.transcripts.clear(k.key);
-        deps.state.removeCursorsHeldBy(k.key);
-        deps.state.removeCursorsOn(k.key);
+        deps.state.removeSession(k.key, k.agentId);
         store.detachChildren(k.key);
         store.remove(k.key, k.agentId);
       });
       deps.queues.clear(k.key);
+      deps.queues.dropContext(noticeContextKey(k.key));
       deps.waker.forget(k.key);
       deps.onDelete(k.key);
       emit({ type: 'session:deleted', sessionKey: k.key });

@@ -1,7 +1,8 @@
-// The session registry: key, agent id, parent, label. Bare keys are scoped by an explicit agent id.
+// The session registry (owner of `sessions`): key (one session per key), agent id, parent, label.
 import type { SessionInfo } from '../../../shared/domain';
 import { normalizeSessionKey, parseSessionKey } from '../../../shared/session-keys';
 import type { Db } from '../db/open';
+import { invalidArgument } from '../errors';
 import { oneLine, resolveKey } from '../state/record-input';
 
 interface SessionDbRow {
@@ -44,7 +45,9 @@ export function createSessionStore(db: Db, now: () => number) {
        ON CONFLICT (key, agent_id) DO UPDATE SET parent_key = coalesce(excluded.parent_key, parent_key),
          label = coalesce(excluded.label, label), updated_at = excluded.updated_at`,
     ),
-    touch: db.prepare(`UPDATE sessions SET updated_at = ? WHERE key = ? AND agent_id = ?`),
+    hasParent: db.prepare<[string, string], { one: number }>(
+      `SELECT 1 AS one FROM sessions WHERE key = ? AND agent_id = ? AND parent_key IS NOT NULL`,
+    ),
     remove: db.prepare(`DELETE FROM sessions WHERE key = ? AND agent_id = ?`),
     detachChildren: db.prepare(`UPDATE sessions SET parent_key = NULL WHERE parent_key = ?`),
   };
@@ -63,6 +66,10 @@ export function createSessionStore(db: Db, now: () => number) {
         throw new Error('label must be a string');
       const parent = input.parentKey ? normalizeSessionKey(input.parentKey) : null;
       const label = input.label === undefined ? null : oneLine(input.label, LABEL_MAX_CHARS);
+      // A key names one session: a bare key (e.g. `global`) is registered for one agent.
+      const owner = s.anyByKey.get(k.key);
+      if (owner && owner.agent_id !== k.agentId)
+        throw invalidArgument(`session key "${k.key}" is registered for agent "${owner.agent_id}"`);
       const t = now();
       s.insert.run(k.key, k.agentId, parent, label, t, t);
       return toInfo(s.get.get(k.key, k.agentId)!);
@@ -80,9 +87,8 @@ export function createSessionStore(db: Db, now: () => number) {
     list: (): SessionInfo[] => s.list.all().map(toInfo),
     children: (parentKey: string): SessionInfo[] =>
       s.children.all(normalizeSessionKey(parentKey)).map(toInfo),
-    touch(key: string, agentId: string): void {
-      s.touch.run(now(), key, agentId);
-    },
+    hasParent: (key: string, agentId: string): boolean => s.hasParent.get(key, agentId) !== undefined,
+    /** Deletes the row; its transcript, goal, runs and upstream link go with it (ON DELETE CASCADE). */
     remove(key: string, agentId: string): boolean {
       return s.remove.run(key, agentId).changes > 0;
     },

@@ -39,6 +39,15 @@ export class NoticeQueues {
     this.queues.delete(sessionKey);
   }
 
+  /** Drops every queued entry with this context key, in every session (its target is gone). */
+  dropContext(contextKey: string): void {
+    for (const [key, queue] of this.queues) {
+      const kept = queue.filter((e) => e.contextKey !== contextKey);
+      if (kept.length === 0) this.queues.delete(key);
+      else if (kept.length !== queue.length) this.queues.set(key, kept);
+    }
+  }
+
   all(): { sessionKey: string; entries: NoticeEntry[] }[] {
     return [...this.queues]
       .filter(([, q]) => q.length > 0)

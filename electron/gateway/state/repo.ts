@@ -158,6 +158,8 @@ export function createStateRepo(db: Db) {
       `SELECT * FROM session_watch_cursors WHERE material > last_seen AND notified > last_seen`,
     ),
     deleteHeldBy: db.prepare(`DELETE FROM session_watch_cursors WHERE watcher_key = ?`),
+    deleteEvents: db.prepare(`DELETE FROM session_state_events WHERE session_key = ? AND agent_id = ?`),
+    deleteHead: db.prepare(`DELETE FROM session_state_heads WHERE session_key = ? AND agent_id = ?`),
     deleteOnTarget: db.prepare(`DELETE FROM session_watch_cursors WHERE target_key = ?`),
   };
 
@@ -231,5 +233,10 @@ export function createStateRepo(db: Db) {
     pendingCursors: () => s.pendingCursors.all(),
     deleteHeldBy: (watcher: string) => s.deleteHeldBy.run(watcher).changes,
     deleteOnTarget: (target: string) => s.deleteOnTarget.run(target).changes,
+    /** A deleted session's log and head (its sequences are never reused: AUTOINCREMENT). */
+    deleteSessionLog(key: string, agentId: string): void {
+      s.deleteEvents.run(key, agentId);
+      s.deleteHead.run(key, agentId);
+    },
   };
 }

@@ -40,6 +40,8 @@ export interface StateCoreDeps {
   waker: HeartbeatWaker;
   /** Whether a watcher session still exists (the sweep re-queues only for those). */
   sessionExists: (key: string) => boolean;
+  /** Whether the session has a parent (the sessions store answers: it owns that table). */
+  hasParent: (key: string, agentId: string) => boolean;
   emit: (event: GatewayEvent) => void;
   /** Runs after the outermost commit when called inside a service's transaction (else now). */
   afterCommit: (fn: () => void) => void;
@@ -66,9 +68,14 @@ export interface StateCore extends SessionState {
   watchers(sessionKey: string): { watchedBy: CursorRow[]; watching: CursorRow[] };
   /** Addition: the human-turn gate — the session has a parent or at least one watcher. */
   hasParentOrWatcher(sessionKey: string, agentId?: string): boolean;
-  /** Addition: drop everything a deleted/reset session held. */
+  /** Addition: drop the cursors a reset session held. */
   removeCursorsHeldBy(watcher: string): void;
-  removeCursorsOn(target: string): void;
+  /**
+   * Addition: part of deleting a session (inside its transaction): its signal log rows, its head
+   * and every cursor where it is watcher or target. Sequences are never reused, so a session
+   * created later under the key starts clean above everything the old one had.
+   */
+  removeSession(sessionKey: string, agentId: string): void;
   /**
    * Addition: delivers notices for events that other gateways sharing this database committed
    * (timers call it every second; returns how many notices were found).
@@ -82,10 +89,6 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
   const cache = createLogCache(db);
   const pruneTx = createPruner(db);
   let lastPruneAt = Number.NEGATIVE_INFINITY;
-  const gate = db.prepare<[string, string, string], { gate: number }>(
-    `SELECT EXISTS (SELECT 1 FROM sessions WHERE key = ? AND agent_id = ? AND parent_key IS NOT NULL)
-         OR EXISTS (SELECT 1 FROM session_watch_cursors WHERE target_key = ?) AS gate`,
-  );
 
   // An append notifies every watcher of one target: its context key is computed once.
   let lastTarget = '';
@@ -395,15 +398,18 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
 
     hasParentOrWatcher(sessionKey, agentId) {
       const k = resolveKey(sessionKey, agentId);
-      return gate.get(k.key, k.agentId, k.key)!.gate === 1;
+      return deps.hasParent(k.key, k.agentId) || repo.hasWatcher(k.key);
     },
 
     removeCursorsHeldBy(watcher) {
       repo.deleteHeldBy(parseSessionKey(watcher).key);
     },
 
-    removeCursorsOn(target) {
-      repo.deleteOnTarget(parseSessionKey(target).key);
+    removeSession(sessionKey, agentId) {
+      const key = parseSessionKey(sessionKey).key;
+      repo.deleteSessionLog(key, agentId);
+      repo.deleteHeldBy(key);
+      repo.deleteOnTarget(key);
     },
   };
   return core;

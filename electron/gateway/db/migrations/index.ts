@@ -7,6 +7,7 @@ import { migration004 } from './004-ui';
 import { migration005 } from './005-catalog-provider-ids';
 import { migration006 } from './006-search-preferences';
 import { migration007 } from './007-pending-index';
+import { migration008 } from './008-foreign-keys';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration005,
   migration006,
   migration007,
+  migration008,
 ];

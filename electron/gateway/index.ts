@@ -7,6 +7,7 @@ import { createBackupService, type BackupService } from './db/backups';
 import { openDatabase, type Db } from './db/open';
 import { createTransactions } from './db/transactions';
 import { consoleLogger, EventHub } from './events';
+import { createOwnership, type Ownership } from './ownership';
 import { createAcpProfileStore } from './runtime/acp/profile-store';
 import { createAcpSessions } from './runtime/acp/sessions';
 import { agentTools } from './runtime/agent-tools';
@@ -38,6 +39,7 @@ import type { CatalogRoots, GatewayOptions, Sessions, Tools, TranscriptMessage }
 
 export type * from './types';
 export { GatewayError } from './errors';
+export { NotOwnerError } from './ownership';
 export { realScheduler } from './scheduler';
 
 /** How often a gateway looks for notices committed by other gateways on the same database. */
@@ -81,6 +83,13 @@ export interface Gateway {
   db: Db;
   /** Rolling daily backups of the database (started with autoStart). */
   backups: BackupService;
+  /**
+   * Addition (issue 13.5): which sessions this gateway runs when several share the database.
+   * `owns(key)` is the question to ask before acting for a session (serving its MCP calls,
+   * checking its upstream link); `fenced(key, write)` runs a write that must not land once another
+   * gateway holds the session.
+   */
+  ownership: Pick<Ownership, 'gatewayId' | 'owns' | 'holds' | 'epoch' | 'fenced'>;
   close(): void;
 }
 
@@ -106,10 +115,17 @@ export function createGateway(options: GatewayOptions): Gateway {
   const agentStore = createAgentStore(db, now);
   const runs = createRunStore(db);
   const acpProfiles = createAcpProfileStore(db, now);
+  // This gateway's lock, then the sessions it runs: gone gateways' sessions are taken over now.
+  const ownership = createOwnership({ db, tx, dataDir: options.dataDir, logger });
+  const atStart = ownership.start();
 
   // The state core: signal log, cursors, notices and wakes.
   const queues = new NoticeQueues((sessionKey, entry) => emit({ type: 'notice:queued', sessionKey, entry }));
-  const waker = new HeartbeatWaker(now, (key) => isMainKey(key) || agentStore.isMainKey(key), scheduler);
+  const waker = new HeartbeatWaker(
+    now,
+    (key) => (isMainKey(key) || agentStore.isMainKey(key)) && ownership.owns(key),
+    scheduler,
+  );
   const state = createStateCore({
     db,
     now,
@@ -120,8 +136,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     hasParent: (key, agentId) => store.hasParent(key, agentId),
     emit,
     afterCommit: tx.afterCommit,
+    ownership,
+    onOwnershipChange({ claimed, lost }) {
+      if (claimed.length) runs.failInterrupted(now(), claimed);
+      for (const key of lost) {
+        engine.forget(key);
+        acp.forget(key);
+        waker.forget(key);
+      }
+    },
   });
-  const notices = createNotices({ queues, state, emit });
+  const notices = createNotices({ queues, state, emit, owns: ownership.owns });
 
   // The turn path: one turn at a time per session; ACP children run their own agents.
   const registry = new ToolRegistry();
@@ -138,6 +163,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     registry,
     state,
     providerFor: createModelCache(),
+    ownership,
     afterTurn: (key, agent) => {
       try {
         if (compactIfNeeded({ transcripts, state }, key, agent))
@@ -168,8 +194,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     state,
     queues,
     waker,
+    claim: ownership.claimCreated,
     onReset: (key) => engine.forget(key),
     onDelete: (key) => {
+      ownership.forget(key);
       engine.forget(key);
       acp.forget(key);
     },
@@ -184,6 +212,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     roots: catalogRoots,
     scheduler,
     transaction: (fn) => tx.run(fn),
+    ownership,
     importTranscript(sessionKey, messages) {
       for (const m of messages)
         emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });
@@ -197,6 +226,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     engine,
     acp,
     continueUpstream: (key, text) => catalog.continue(key, text),
+    owns: ownership.owns,
   });
   const human = createHuman({ store, state, messages });
   const control = createRunControl({ engine, runs, acp, goals });
@@ -213,7 +243,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   // Start-up: the default agent, runs a crash cut short, pending notices from durable cursors
   // (then prune; also without timers), wakes; timers only with autoStart.
   agents.ensureDefault();
-  runs.failInterrupted(now());
+  // Runs a crash cut short: all of them, unless other gateways run theirs (then those taken over).
+  runs.failInterrupted(now(), atStart.alone ? undefined : atStart.claimed);
   state.sweep();
   const stopWakes = runWakes({ waker, store, engine, scheduler, immediate: autoStart });
   let stopSharedPoll: (() => void) | undefined;
@@ -257,6 +288,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     acp: { profiles: acpProfiles, permissions: acp.permissions, deliver: acp.deliver },
     db,
     backups,
+    ownership,
     close() {
       if (closed) return;
       closed = true;
@@ -269,6 +301,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       void acp.closeAll();
       catalog.stop();
       db.close();
+      ownership.close(); // last: until now this gateway may still write for its sessions
     },
   };
 }

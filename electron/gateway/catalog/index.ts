@@ -13,7 +13,7 @@ import { runCli } from './continue';
 import { isNotFound, nodeFs, type CatalogFs } from './kit/fsio';
 import type { SqliteOpener } from './kit/sqlite';
 import { createLinkRepo, type Link } from './links';
-import { createMonitor } from './monitor';
+import { createMonitor, type MonitorOwnership } from './monitor';
 import type { Located, ProviderModule, ProviderSource, VisibleMessage } from './provider';
 import { PROVIDER_MODULES } from './providers';
 import { resolveCatalogRoots, type RootsById } from './roots';
@@ -60,6 +60,8 @@ export interface CatalogDeps {
   transaction?<T>(fn: () => T): T;
   /** Addition (live transcripts): the visible messages of rows a check consumed, per link. */
   onUpstreamMessages?(link: Link, messages: VisibleMessage[]): void;
+  /** Addition: the monitor checks only the links of sessions this gateway runs (default: all). */
+  ownership?: MonitorOwnership;
 }
 
 export type CatalogService = Catalog & {
@@ -91,6 +93,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     sources: new Map([...providers].map(([id, p]) => [id, p.source])),
     ...(deps.providerBudgetMs !== undefined ? { budgetMs: deps.providerBudgetMs } : {}),
     ...(deps.onUpstreamMessages ? { onMessages: deps.onUpstreamMessages } : {}),
+    ...(deps.ownership ? { ownership: deps.ownership } : {}),
   });
   const adopt = createAdopt(
     {

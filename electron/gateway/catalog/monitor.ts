@@ -4,6 +4,9 @@
 // record one upstream_missing and remove the link. Any other conclusive outcome resets the streak;
 // an I/O error other than not-found is inconclusive: it neither counts nor resets (a flaky
 // permission or a busy disk says nothing about deletion, and must not hide a real streak either).
+// With several gateways on one database, only the gateway that runs an adopted session checks its
+// link, and the check's writes (record, marker, streak, removal) are fenced: refused once another
+// gateway holds the session.
 import type { Logger, SessionState } from '../types';
 import type { Link, LinkRepo } from './links';
 import type { ProbeOutcome, ProviderSource, VisibleMessage } from './provider';
@@ -26,7 +29,21 @@ export interface MonitorDeps {
    * before the marker moves past them. When set, probes map rows to messages.
    */
   onMessages?(link: Link, messages: VisibleMessage[]): void;
+  /** Addition: which links this gateway checks (default: every link; ownership/). */
+  ownership?: MonitorOwnership;
 }
+
+export interface MonitorOwnership {
+  owns(sessionKey: string): boolean;
+  fenced<T>(sessionKey: string, write: () => T): T;
+}
+
+const EVERY_LINK: MonitorOwnership = { owns: () => true, fenced: (_key, write) => write() };
+
+/** Whether applying the outcome writes nothing (then it needs no fenced transaction). */
+const readOnly = (l: Link, o: ProbeOutcome): boolean =>
+  o.kind === 'inconclusive' ||
+  (o.kind === 'activity' && o.turns === 0 && !o.changed && l.streak === 0 && !o.messages?.length);
 
 function lazyOwn(links: LinkRepo, key: string): { has(k: string): boolean } {
   let set: Set<string> | undefined;
@@ -40,6 +57,7 @@ function lazyOwn(links: LinkRepo, key: string): { has(k: string): boolean } {
 
 export function createMonitor(deps: MonitorDeps) {
   const { links, state, now, logger } = deps;
+  const ownership = deps.ownership ?? EVERY_LINK;
   const budget = deps.budgetMs ?? PROVIDER_BUDGET_MS;
   const resumeAt = new Map<string, string>();
 
@@ -106,7 +124,7 @@ export function createMonitor(deps: MonitorDeps) {
   async function tick(cancelled: () => boolean = () => false): Promise<void> {
     let all: Link[];
     try {
-      all = links.watched();
+      all = links.watched().filter((l) => ownership.owns(l.sessionKey));
     } catch (err) {
       logger.error('catalog: cannot list upstream links', { error: String(err) });
       return;
@@ -153,7 +171,8 @@ export function createMonitor(deps: MonitorDeps) {
                   ...(deps.onMessages ? { visible: true } : {}),
                 })
               : { kind: 'inconclusive', error: new Error(`no catalog provider "${provider}"`) };
-            apply(l, o);
+            if (readOnly(l, o)) apply(l, o);
+            else ownership.fenced(l.sessionKey, () => apply(l, o));
           } catch (err) {
             logger.error('catalog: upstream check failed', { sessionKey: l.sessionKey, error: String(err) });
           }

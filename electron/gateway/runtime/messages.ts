@@ -1,8 +1,11 @@
 // Where a message to a session goes. Adopted sessions get it upstream (the catalog's CLI
 // continuation), ACP children as a prompt; a native session takes it into its transcript and
 // starts its turn. The person's composer (human.send) and an agent's sessions_send both come here.
+// A session another gateway runs is refused before anything is written (that gateway runs its
+// turns; one sharing the database never answers for it).
 import { parseSessionKey } from '../../../shared/session-keys';
 import type { Transactions } from '../db/transactions';
+import { NotOwnerError } from '../ownership';
 import type { TranscriptStore } from '../sessions/transcripts';
 import type { GatewayEvent } from '../types';
 import type { AcpSessions } from './acp/sessions';
@@ -21,6 +24,8 @@ export interface MessagesDeps {
   acp: Pick<AcpSessions, 'deliver'>;
   /** The catalog's continuation of an adopted session upstream. */
   continueUpstream: (sessionKey: string, text: string) => Promise<void>;
+  /** Whether this gateway runs the session (ownership.owns). */
+  owns: (sessionKey: string) => boolean;
 }
 
 export type Messages = ReturnType<typeof createMessages>;
@@ -49,6 +54,7 @@ export function createMessages(deps: MessagesDeps) {
       from: Sender,
       alongside?: (externalChannel: string | undefined) => void,
     ): Promise<string | undefined> {
+      if (!deps.owns(key)) throw new NotOwnerError(key);
       const channel = await external(key, text, from);
       deps.tx.run(() => {
         if (channel === undefined) {

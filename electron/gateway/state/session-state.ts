@@ -3,6 +3,7 @@
 import { NOTIFY_KINDS, type NoticeEntry, type StateEvent, type StateEventRow } from '../../../shared/domain';
 import { isBareKey, noticeContextKey, noticeText, parseSessionKey } from '../../../shared/session-keys';
 import type { Db } from '../db/open';
+import type { Ownership, OwnershipChange } from '../ownership';
 import type { ChangesSince, CursorRow, GatewayEvent, Logger, RecordInput, SessionState } from '../types';
 import type { NoticeQueues } from './notice-queue';
 import { createPruner, PRUNE_INTERVAL_MS } from './prune';
@@ -40,6 +41,10 @@ export interface StateCoreDeps {
   waker: HeartbeatWaker;
   /** Whether a watcher session still exists (the sweep re-queues only for those). */
   sessionExists: (key: string) => boolean;
+  /** Which sessions this gateway runs: notices are queued and acknowledged only for those. */
+  ownership: Pick<Ownership, 'owns' | 'holds' | 'fence' | 'poll'>;
+  /** What the rest of the gateway does when sessions change hands (runs, turns). */
+  onOwnershipChange?: (change: OwnershipChange) => void;
   /** Whether the session has a parent (the sessions store answers: it owns that table). */
   hasParent: (key: string, agentId: string) => boolean;
   emit: (event: GatewayEvent) => void;
@@ -77,8 +82,9 @@ export interface StateCore extends SessionState {
    */
   removeSession(sessionKey: string, agentId: string): void;
   /**
-   * Addition: delivers notices for events that other gateways sharing this database committed
-   * (timers call it every second; returns how many notices were found).
+   * Addition: delivers notices for events that other gateways sharing this database committed,
+   * after taking over the sessions of gateways that are gone (timers call it every second;
+   * returns how many notices were found).
    */
   pollShared(): number;
 }
@@ -100,6 +106,8 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
 
   const enqueueNotices = (notices: PendingNotice[]) => {
     for (const n of notices) {
+      // Another gateway runs this watcher: it queues the notice (its shared-database poll).
+      if (!deps.ownership.owns(n.watcher)) continue;
       const entry: NoticeEntry = {
         text: noticeText(n.target, n.changesSince),
         contextKey: contextKeyOf(n.target),
@@ -191,6 +199,7 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
   });
 
   const acknowledgeTx = db.transaction((watcher: string, targets: string[]) => {
+    deps.ownership.fence(watcher); // refused once another gateway runs the watcher
     const reopened: PendingNotice[] = [];
     const t = now();
     for (const target of new Set(targets)) {
@@ -209,12 +218,15 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
     return reopened;
   });
 
-  const sweepTx = db.transaction(() => {
+  // The start-up sweep (every watcher this gateway runs), or a takeover's (the watchers taken over).
+  const sweepTx = db.transaction((only?: Set<string>) => {
     const notices: PendingNotice[] = [];
-    const exists = new Map<string, boolean>(); // one lookup per watcher, not per cursor
+    const eligible = new Map<string, boolean>(); // one lookup per watcher, not per cursor
+    const runsHere = (w: string) => (only ? only.has(w) : deps.ownership.owns(w));
     for (const c of repo.pendingCursors()) {
-      let e = exists.get(c.watcher_key);
-      if (e === undefined) exists.set(c.watcher_key, (e = deps.sessionExists(c.watcher_key)));
+      let e = eligible.get(c.watcher_key);
+      if (e === undefined)
+        eligible.set(c.watcher_key, (e = runsHere(c.watcher_key) && deps.sessionExists(c.watcher_key)));
       if (!e) continue;
       if (c.notified !== c.material) repo.setNotified(c.watcher_key, c.target_key, c.material);
       notices.push({ watcher: c.watcher_key, target: c.target_key, changesSince: c.last_seen });
@@ -255,7 +267,7 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
     };
   };
 
-  const shared = createSharedDbPoller(db, deliver);
+  const shared = createSharedDbPoller(db, deliver, (watcher) => deps.ownership.holds(watcher));
 
   const core: StateCore = {
     record(input: RecordInput) {
@@ -364,7 +376,16 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
       runPrune();
     },
 
-    pollShared: () => shared.poll(),
+    pollShared() {
+      const change = deps.ownership.poll();
+      if (change.claimed.length || change.lost.length) {
+        deps.onOwnershipChange?.(change);
+        for (const key of change.lost) queues.clear(key);
+        // A takeover is a restart for those watchers: every pending cursor gets its notice again.
+        if (change.claimed.length) deliver(sweepTx.immediate(new Set(change.claimed)));
+      }
+      return shared.poll();
+    },
 
     timeline(sessionKey, opts = {}) {
       const k = resolveKey(sessionKey, opts.agentId);

@@ -1,8 +1,9 @@
 // Several gateways may share one state database (two app instances on one data folder, a script
 // using createGateway). Another connection's commits show up in PRAGMA data_version; when it moves,
 // the notify-eligible events appended since the last sequence seen here are read, and every pending
-// cursor on their targets gets its notice in this process too. Notices derive from the durable
-// cursors, so a re-delivery of something already queued is dropped by the queue's dedupe.
+// cursor on their targets whose watcher this gateway runs gets its notice here (the gateway that
+// committed queues none for a watcher it does not run). Notices derive from the durable cursors, so
+// a re-delivery of something already queued is dropped by the queue's dedupe.
 import { NOTIFY_KINDS } from '../../../shared/domain';
 import type { Db } from '../db/open';
 
@@ -12,7 +13,11 @@ export interface PendingNoticeRef {
   changesSince: number;
 }
 
-export function createSharedDbPoller(db: Db, deliver: (notices: PendingNoticeRef[]) => void) {
+export function createSharedDbPoller(
+  db: Db,
+  deliver: (notices: PendingNoticeRef[]) => void,
+  runsHere: (watcher: string) => boolean,
+) {
   const kinds = [...NOTIFY_KINDS];
   const s = {
     maxSeq: db.prepare<[], { m: number | null }>(`SELECT max(sequence) AS m FROM session_state_events`),
@@ -37,6 +42,7 @@ export function createSharedDbPoller(db: Db, deliver: (notices: PendingNoticeRef
       for (const t of s.targets.all(lastSeq, ...kinds)) {
         lastSeq = Math.max(lastSeq, t.max_seq);
         for (const c of s.pendingOn.all(t.session_key)) {
+          if (!runsHere(c.watcher_key)) continue;
           notices.push({ watcher: c.watcher_key, target: t.session_key, changesSince: c.last_seen });
         }
       }

@@ -8,6 +8,7 @@ import { migration005 } from './005-catalog-provider-ids';
 import { migration006 } from './006-search-preferences';
 import { migration007 } from './007-pending-index';
 import { migration008 } from './008-foreign-keys';
+import { migration009 } from './009-ownership';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration006,
   migration007,
   migration008,
+  migration009,
 ];

@@ -87,6 +87,31 @@ describe('several gateways on one database: one owner per session', () => {
     expect(a.notices.enqueue(BOSS, { text: 'Build 3 finished.' })).toBe(false);
   });
 
+  it('an event committed elsewhere while a poll scans reaches the next poll', () => {
+    const { a, b, seed } = twoGateways();
+    const CHILD2 = 'agent:main:subagent:v';
+    const seed2 = spawnEdge(b, CHILD2, BOSS).sequence;
+    human(a);
+    // A commits for the second child while B's poll is between its scan and its high-water mark.
+    const holds = b.ownership.holds.bind(b.ownership);
+    let injected = false;
+    b.ownership.holds = (key) => {
+      if (!injected) {
+        injected = true;
+        human(a, CHILD2);
+      }
+      return holds(key);
+    };
+    expect(b.state.pollShared()).toBe(1);
+    expect(injected).toBe(true);
+    expect(b.state.pollShared()).toBe(1);
+    expect(b.notices.peek(BOSS)).toEqual([
+      notice(seed),
+      { text: noticeText(CHILD2, seed2), contextKey: noticeContextKey(CHILD2) },
+    ]);
+    expect(b.state.pollShared()).toBe(0);
+  });
+
   it('refuses what a gateway would do for a session another one runs', async () => {
     const { a, b, seed } = twoGateways();
     human(a);

@@ -21,9 +21,9 @@ export function createSharedDbPoller(
   const kinds = [...NOTIFY_KINDS];
   const s = {
     maxSeq: db.prepare<[], { m: number | null }>(`SELECT max(sequence) AS m FROM session_state_events`),
-    targets: db.prepare<unknown[], { session_key: string; max_seq: number }>(
-      `SELECT session_key, max(sequence) AS max_seq FROM session_state_events NOT INDEXED
-       WHERE sequence > ? AND kind IN (${kinds.map(() => '?').join(', ')}) GROUP BY session_key`,
+    targets: db.prepare<unknown[], { session_key: string }>(
+      `SELECT DISTINCT session_key FROM session_state_events NOT INDEXED
+       WHERE sequence > ? AND sequence <= ? AND kind IN (${kinds.map(() => '?').join(', ')})`,
     ),
     pendingOn: db.prepare<[string], { watcher_key: string; last_seen: number }>(
       `SELECT watcher_key, last_seen FROM session_watch_cursors WHERE target_key = ? AND material > last_seen`,
@@ -38,15 +38,18 @@ export function createSharedDbPoller(
       const v = db.pragma('data_version', { simple: true }) as number;
       if (v === dataVersion) return 0;
       dataVersion = v;
+      // The high-water mark is read first and the scan stops at it: an event another gateway
+      // commits during the scan (writers commit in sequence order) is left for the next poll
+      // instead of being passed over by a mark read after it.
+      const top = s.maxSeq.get()?.m ?? 0;
       const notices: PendingNoticeRef[] = [];
-      for (const t of s.targets.all(lastSeq, ...kinds)) {
-        lastSeq = Math.max(lastSeq, t.max_seq);
+      for (const t of s.targets.all(lastSeq, top, ...kinds)) {
         for (const c of s.pendingOn.all(t.session_key)) {
           if (!runsHere(c.watcher_key)) continue;
           notices.push({ watcher: c.watcher_key, target: t.session_key, changesSince: c.last_seen });
         }
       }
-      lastSeq = Math.max(lastSeq, s.maxSeq.get()?.m ?? 0);
+      lastSeq = Math.max(lastSeq, top);
       deliver(notices);
       return notices.length;
     },

@@ -9,6 +9,7 @@ import { createTransactions } from './db/transactions';
 import { consoleLogger, EventHub } from './events';
 import { createOwnership, type Ownership } from './ownership';
 import { createAcpProfileStore } from './runtime/acp/profile-store';
+import { createAcpProfiles, type AcpProfiles } from './runtime/acp/profiles';
 import { createAcpSessions } from './runtime/acp/sessions';
 import { agentTools } from './runtime/agent-tools';
 import { createAgentsService, createAgentStore } from './runtime/agents';
@@ -20,6 +21,7 @@ import { createHeartbeats } from './runtime/heartbeats';
 import { createHuman, type Human } from './runtime/human';
 import { createMessages } from './runtime/messages';
 import { createModelCache } from './runtime/models';
+import { createPermissions, type Permissions } from './runtime/permissions';
 import { createRunStore } from './runtime/runs';
 import { createSpawner } from './runtime/spawn';
 import { TurnEngine } from './runtime/turns';
@@ -35,17 +37,26 @@ import { HeartbeatWaker } from './state/waker';
 import { createTools } from './tools';
 import { ToolRegistry } from './tools/registry';
 import { sessionStatusTool, sessionsListTool } from './tools/session-tools';
-import type { CatalogRoots, GatewayOptions, Sessions, Tools, TranscriptMessage } from './types';
+import { createConsent, type Consent } from './trust/consent';
+import { createSecrets } from './trust/secrets';
+import type {
+  CatalogRoots,
+  GatewayOptions,
+  SecretStorageInfo,
+  Sessions,
+  Tools,
+  TranscriptMessage,
+} from './types';
 
 export type * from './types';
 export { GatewayError } from './errors';
 export { NotOwnerError } from './ownership';
+export type { AskPerson, CommandLine, ConsentQuestion } from './trust/consent';
+export type { SafeStorageLike } from './trust/secrets';
 export { realScheduler } from './scheduler';
 
 /** How often a gateway looks for notices committed by other gateways on the same database. */
 export const SHARED_POLL_MS = 1000;
-
-type AcpApi = ReturnType<typeof createAcpSessions>;
 
 export interface Gateway {
   sessions: Sessions;
@@ -74,10 +85,15 @@ export interface Gateway {
   /** Where the catalog looks (after options and environment). */
   catalogRoots: Required<CatalogRoots>;
   acp: {
-    profiles: ReturnType<typeof createAcpProfileStore>;
-    permissions: AcpApi['permissions'];
-    deliver: AcpApi['deliver'];
+    profiles: AcpProfiles;
+    /** Questions for the person: ACP permission requests and agents' sends into adopted sessions. */
+    permissions: Permissions;
+    deliver: ReturnType<typeof createAcpSessions>['deliver'];
   };
+  /** The person's consent to command lines; hosts plug their way of asking (`consent.plug`). */
+  consent: Consent;
+  /** Where secrets live at rest (sealed with the keyring, or a plain statement why not). */
+  secrets: { info: SecretStorageInfo };
   goals: Goals;
   /** The database handle, for the catalog, browser mode and tests in this process. */
   db: Db;
@@ -112,9 +128,15 @@ export function createGateway(options: GatewayOptions): Gateway {
   const emit = events.emit;
   const store = createSessionStore(db, now);
   const transcripts = createTranscriptStore(db, now);
-  const agentStore = createAgentStore(db, now);
+  const secrets = createSecrets(options.secrets);
+  const agentStore = createAgentStore(db, now, secrets, logger);
   const runs = createRunStore(db);
-  const acpProfiles = createAcpProfileStore(db, now);
+  const consent = createConsent({ db, now, emit });
+  const permissions = createPermissions({ now, emit });
+  const acpProfiles = createAcpProfiles({
+    store: createAcpProfileStore(db, now, secrets, logger),
+    consent,
+  });
   // This gateway's lock, then the sessions it runs: gone gateways' sessions are taken over now.
   const ownership = createOwnership({ db, tx, dataDir: options.dataDir, logger });
   const atStart = ownership.start();
@@ -180,6 +202,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     transcripts,
     runs,
     profiles: acpProfiles,
+    permissions,
+    consent,
     workRoot: path.join(options.dataDir, 'acp-work'),
     onRunEnd: (childKey, run, spawn, text) => engine.announceToParent(childKey, run, spawn, text),
   });
@@ -213,6 +237,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     scheduler,
     transaction: (fn) => tx.run(fn),
     ownership,
+    confirm: consent.confirm,
     importTranscript(sessionKey, messages) {
       for (const m of messages)
         emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });
@@ -225,6 +250,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     transcripts,
     engine,
     acp,
+    permissions,
     continueUpstream: (key, text) => catalog.continue(key, text),
     owns: ownership.owns,
   });
@@ -243,6 +269,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   // Start-up: the default agent, runs a crash cut short, pending notices from durable cursors
   // (then prune; also without timers), wakes; timers only with autoStart.
   agents.ensureDefault();
+  agentStore.resealAll();
+  acpProfiles.resealAll();
   // Runs a crash cut short: all of them, unless other gateways run theirs (then those taken over).
   runs.failInterrupted(now(), atStart.alone ? undefined : atStart.claimed);
   state.sweep();
@@ -285,7 +313,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     goals,
     catalog,
     catalogRoots,
-    acp: { profiles: acpProfiles, permissions: acp.permissions, deliver: acp.deliver },
+    acp: { profiles: acpProfiles, permissions, deliver: acp.deliver },
+    consent,
+    secrets: { info: secrets.info },
     db,
     backups,
     ownership,
@@ -298,6 +328,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       heartbeats.stop();
       stopWakes();
       engine.stop();
+      consent.close();
+      permissions.closeAll();
       void acp.closeAll();
       catalog.stop();
       db.close();

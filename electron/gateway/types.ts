@@ -14,12 +14,15 @@ export type { ActorType, ChangesSince, CursorPositions, EventKind, NoticeEntry, 
 
 import type { Scheduler } from './scheduler';
 export type { Scheduler };
+import type { SecretsOptions } from './trust/secrets';
 
 // The views the renderer also sees are defined once, in shared/ipc/types.ts.
 import type { CatalogEntry, CatalogProvider, GatewayEvent, ProviderId } from '../../shared/ipc/types';
 export type { CatalogEntry, CatalogProvider, GatewayEvent, ProviderId };
 export type {
   AcpProfile,
+  ConsentKind,
+  ConsentRequestView,
   CursorRow,
   Goal,
   GoalStatus,
@@ -27,6 +30,7 @@ export type {
   PermissionRequestView,
   RunInfo,
   RunStatus,
+  SecretStorageInfo,
   ToolCallRecord,
   TranscriptMessage,
 } from '../../shared/ipc/types';
@@ -51,6 +55,11 @@ export interface GatewayOptions {
   catalogRoots?: CatalogRoots;
   /** Addition: where log lines go (default: console). Never receives message content. */
   logger?: Logger;
+  /**
+   * Addition: how secrets are sealed at rest. Electron passes its safeStorage; without it (browser
+   * mode, scripts) they are stored as they are and `gateway.secrets.info` says so.
+   */
+  secrets?: SecretsOptions;
 }
 
 export interface Logger {

@@ -1,6 +1,6 @@
 // Electron main: app lifecycle and composition. Thin on purpose; every decision lives in a pure
 // module next to this one (security, guards, ipc, notifications, native-binding, shutdown).
-import { app, dialog, ipcMain, session, shell, type BrowserWindow } from 'electron';
+import { app, dialog, ipcMain, safeStorage, session, shell, type BrowserWindow } from 'electron';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PUSH_CHANNEL } from '../../shared/ipc/channels';
@@ -10,6 +10,7 @@ import { createPushBridge, type PushBridge } from '../gateway/api/push-bridge';
 import type { Gateway } from '../gateway';
 import { startGatewayHost, type GatewayHost } from '../gateway/host';
 import { useNativeBinding } from '../gateway/db/sqlite';
+import { nativeConsent } from './consent-dialog';
 import { hardenSession, hardenWebContents } from './guards';
 import { registerIpcHandlers } from './ipc';
 import { chooseNativeBinding } from './native-binding';
@@ -69,6 +70,8 @@ function configureNativeBinding(): void {
 function bindGateway(gw: Gateway, dataDir: string): void {
   pushBridge?.close();
   notifier?.close();
+  // Consent is asked with a native dialog the page cannot answer.
+  gw.consent.plug(nativeConsent(dialog, () => (mainWindow?.isDestroyed() ? undefined : mainWindow)));
   api = createApiHandlers(gw, {
     app: { name: 'Sightline', version: app.getVersion(), mode: 'electron', dataDir },
     dismissals: createDismissalStore(gw.db),
@@ -84,7 +87,11 @@ function startGateway(): void {
   configureNativeBinding();
   const dataDir = app.getPath('userData');
   // A damaged database is moved aside here (the renderer shows the notice with the paths).
-  host = startGatewayHost({ dataDir }, { onSwap: (next) => bindGateway(next, dataDir) });
+  // Secrets are sealed with the system keyring (safeStorage).
+  host = startGatewayHost(
+    { dataDir, secrets: { safeStorage } },
+    { onSwap: (next) => bindGateway(next, dataDir) },
+  );
   const notice = host.notice();
   if (notice) console.error(`[sightline] database ${notice.kind}: ${notice.path}`, notice);
   bindGateway(host.gateway, dataDir);

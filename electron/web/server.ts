@@ -107,12 +107,16 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   if (host !== HOST) throw new Error(`Browser mode binds ${HOST} only (refused: ${host})`);
   const token = opts.token ?? newToken();
   if (token.length < 16) throw new Error('The browser mode token must be at least 16 characters');
-  const apiFor = (gw: GatewayApi, dismissals: DismissalStore | undefined) =>
-    createApiHandlers(gw, {
+  const apiFor = (gw: GatewayApi, dismissals: DismissalStore | undefined) => {
+    // In browser mode the person answers consent questions in the page: whoever holds the token
+    // is as powerful as the person at the keyboard (README, "Security").
+    gw.consent.plug(gw.consent.pagePrompt);
+    return createApiHandlers(gw, {
       app: { name: 'Sightline', version: '0.0.0', mode: 'web', dataDir: '', ...opts.app },
       ...(dismissals ? { dismissals } : {}),
       ...(opts.database ? { database: opts.database } : {}),
     });
+  };
   let gateway = opts.gateway;
   let api = apiFor(gateway, opts.dismissals);
   /** Each open WebSocket's push bridge, re-subscribed when the gateway is swapped. */

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useFleet } from './stores/fleet';
 import { useInbox } from './stores/inbox';
 import { usePermissions } from './stores/permissions';
+import { useConsent } from './stores/consent';
 import { useUi, type View } from './stores/ui';
 import { errorMessage } from './lib/api';
 import { startLive } from './lib/live';
@@ -14,6 +15,7 @@ import { Search } from './features/search/Search';
 import { Guide } from './features/guide/Guide';
 import { Settings } from './features/settings/Settings';
 import { CommandPalette } from './features/palette/CommandPalette';
+import { ConsentPrompt } from './features/consent/ConsentPrompt';
 import { startDemo } from './features/palette/commands';
 import { Kbd } from './components/Badges';
 import { DatabaseNotice } from './components/DatabaseNotice';
@@ -140,6 +142,7 @@ export function App() {
     useFleet.getState().load().catch(fail);
     useInbox.getState().load().catch(fail);
     usePermissions.getState().load().catch(fail);
+    useConsent.getState().load().catch(fail);
     usePreferences.getState().load().catch(fail);
     useUi.getState().loadApp().catch(fail);
     window.addEventListener('keydown', onGlobalKey);
@@ -201,6 +204,7 @@ export function App() {
         <main className="content">{loaded ? <Main /> : <p className="pad muted">Connecting…</p>}</main>
       </div>
       {paletteOpen && <CommandPalette />}
+      <ConsentPrompt />
     </div>
   );
 }

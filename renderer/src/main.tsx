@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import './styles/trust.css';
 import './styles/base.css';
 import './styles/layout.css';
 import './styles/session.css';

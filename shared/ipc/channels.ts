@@ -29,6 +29,8 @@ export const CHANNELS = {
   acpProfilesRemove: 'acp:profiles:remove',
   acpPermissionsList: 'acp:permissions:list',
   acpPermissionsRespond: 'acp:permissions:respond',
+  consentList: 'consent:list',
+  consentRespond: 'consent:respond',
   databaseStatus: 'database:status',
   databaseRestore: 'database:restore',
 } as const;

@@ -6,6 +6,7 @@ import type {
   AgentView,
   AppInfo,
   CatalogEntry,
+  ConsentRequestView,
   DatabaseStatus,
   CatalogRootView,
   DemoFleet,
@@ -50,6 +51,8 @@ export interface ResultMap {
   'acp:profiles:remove': { removed: boolean };
   'acp:permissions:list': PermissionRequestView[];
   'acp:permissions:respond': { resolved: true };
+  'consent:list': ConsentRequestView[];
+  'consent:respond': { resolved: true };
   'database:status': DatabaseStatus;
   'database:restore': { restoring: true };
 }

@@ -184,10 +184,25 @@ export const SCHEMAS = {
       })
       .optional()
       .transform((e) => e ?? {}),
+    /**
+     * Names whose stored values stay as they are: the renderer only ever saw them masked, so an
+     * unchanged variable is sent by name.
+     */
+    keepEnv: z
+      .array(
+        boundedString('keepEnv name', LIMITS.envName).regex(ENV_NAME, {
+          error: 'keepEnv names must match [A-Za-z_][A-Za-z0-9_]*',
+        }),
+        { error: 'keepEnv must be a list of names' },
+      )
+      .max(LIMITS.profileEnv, { error: `keepEnv must have at most ${LIMITS.profileEnv} entries` })
+      .optional(),
     /** Empty or absent: the gateway gives each child its own directory under the data dir. */
     cwd: boundedString('cwd', LIMITS.cwd)
       .refine((c) => c === '' || ABSOLUTE_PATH.test(c), { error: 'cwd must be an absolute path' })
       .optional(),
+    allowAgents: z.boolean({ error: 'allowAgents must be a boolean' }).optional(),
+    askTerminal: z.boolean({ error: 'askTerminal must be a boolean' }).optional(),
   }),
   'acp:profiles:remove': z.strictObject({ id: profileId }),
   'acp:permissions:list': empty,
@@ -195,6 +210,11 @@ export const SCHEMAS = {
     requestId: nonEmpty('requestId', LIMITS.permissionId),
     /** Absent: reject. */
     optionId: nonEmpty('optionId', LIMITS.permissionId).optional(),
+  }),
+  'consent:list': empty,
+  'consent:respond': z.strictObject({
+    requestId: nonEmpty('requestId', LIMITS.permissionId),
+    allow: z.boolean({ error: 'allow must be a boolean' }),
   }),
   'database:status': empty,
   'database:restore': z.strictObject({

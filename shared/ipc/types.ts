@@ -103,6 +103,8 @@ export interface AgentView {
   model: string;
   baseUrl: string;
   hasApiKey: boolean;
+  /** At most the last 4 characters of the stored key (none for short keys). */
+  apiKeyHint?: string;
   systemPrompt: string;
   heartbeatSeconds: number;
   mainKey: string;
@@ -242,6 +244,8 @@ export interface AppInfo {
   version: string;
   mode: 'electron' | 'web';
   dataDir: string;
+  /** Where secrets live at rest (filled in by the gateway's API). */
+  secrets?: SecretStorageInfo;
 }
 
 /** A rolling backup of the state database (Settings → Database). */
@@ -291,32 +295,87 @@ export type GatewayEvent =
   | { type: 'wake'; sessionKey: string; reason: 'notice' | 'heartbeat' }
   | { type: 'catalog:changed' }
   | { type: 'acp:permission'; request: PermissionRequestView }
-  | { type: 'acp:permission-resolved'; requestId: string; sessionKey: string; decision: string };
+  | { type: 'acp:permission-resolved'; requestId: string; sessionKey: string; decision: string }
+  | { type: 'consent:request'; request: ConsentRequestView }
+  | { type: 'consent:resolved'; requestId: string; allowed: boolean };
 
-/** A permission question from an ACP child, waiting for the person (and nobody else). */
+/**
+ * A question waiting for the person (and nobody else): a permission question from an ACP child,
+ * or an agent asking to send into an adopted upstream session (`requestedBy` names it).
+ */
 export interface PermissionRequestView {
   id: string;
   sessionKey: string;
   title: string;
   options: { optionId: string; name: string; kind: string }[];
   createdAt: number;
+  /** The agent session that asks, when it is not the session's own agent. */
+  requestedBy?: string;
 }
 
-/** An ACP agent profile (settings): how the gateway starts the agent process. */
-/** How to launch one ACP agent: the one profile type (stored, started and shown). */
+/** What a consent question is about: a program Sightline is about to run for the first time. */
+export const CONSENT_KINDS = ['acp-profile', 'continue', 'terminal'] as const;
+export type ConsentKind = (typeof CONSENT_KINDS)[number];
+
+/**
+ * A command line waiting for the person's consent (browser mode shows it in the page; Electron
+ * asks with a native dialog instead and never sends these). Environment values are masked.
+ */
+export interface ConsentRequestView {
+  id: string;
+  kind: ConsentKind;
+  /** One line: what the program is for. */
+  title: string;
+  /** The exact program and arguments that will run. */
+  program: string;
+  args: string[];
+  cwd?: string;
+  /** Variables added to the environment; values masked to their last 4 characters at most. */
+  env: { name: string; value: string }[];
+  sessionKey?: string;
+  /** ACP profiles: whether agents may start it too. */
+  allowAgents?: boolean;
+  createdAt: number;
+}
+
+/** Where secrets (API keys, ACP profile environment values) are kept at rest. */
+export interface SecretStorageInfo {
+  /** True when they are encrypted with the system keyring (Electron's safeStorage). */
+  sealed: boolean;
+  /** A plain statement for Settings: where they are and why (always set when not sealed). */
+  statement: string;
+}
+
+/** How to launch one ACP agent: the one profile type (stored and started). */
 export interface AcpProfile {
   id: string;
   name: string;
   command: string;
   args: string[];
-  /** Added on top of the gateway's environment. */
+  /** Added on top of the gateway's environment. Secret: sealed at rest, masked in every view. */
   env: Record<string, string>;
   /** Directory the process starts in (relative to the session working directory); defaults to it. */
   cwd?: string;
+  /** Agents (sessions_spawn) may start this profile; default false: only the person may. */
+  allowAgents?: boolean;
+  /** Ask the person before every terminal command the agent runs; default false. */
+  askTerminal?: boolean;
 }
 
-/** What the renderer sees of a profile: today all of it (a secret field would be left out here). */
-export type AcpProfileView = AcpProfile;
+/**
+ * What the renderer sees of a profile: environment values masked to at most their last 4
+ * characters (`••••abcd`); the flags always present.
+ */
+export interface AcpProfileView {
+  id: string;
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  allowAgents: boolean;
+  askTerminal: boolean;
+}
 
 /** One push: the gateway events of (at most) one 16 ms window, in order. */
 export interface PushBatch {

@@ -17,6 +17,8 @@ function setup() {
     command: process.execPath,
     args: [AGENT],
     env: {},
+    // Agents may start only profiles the person allowed for agents (issue 14.3).
+    allowAgents: true,
   });
   return t.gw;
 }
@@ -137,7 +139,14 @@ describe('ACP children', () => {
 
   it('names a missing command and leaves no process after close()', async () => {
     const gw = setup();
-    gw.acp.profiles.save({ id: 'ghost', name: 'Ghost', command: 'no-such-acp-agent-xyz', args: [], env: {} });
+    gw.acp.profiles.save({
+      id: 'ghost',
+      name: 'Ghost',
+      command: 'no-such-acp-agent-xyz',
+      args: [],
+      env: {},
+      allowAgents: true,
+    });
     expect(
       await gw.tools.call('agent:main:main', 'sessions_spawn', {
         task: 'x',

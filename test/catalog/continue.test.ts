@@ -5,7 +5,15 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultCatalogRoots } from '../../electron/gateway/catalog';
 import { humanTurns, makeHarness, tmpDir, type Harness } from './helpers';
-import { CLAUDE_ID, CODEX_ID, claudeUser, codexUserMessage, writeClaude, writeCodex } from './fixtures';
+import {
+  CLAUDE_ID,
+  CODEX_ID,
+  claudeUser,
+  codexUserMessage,
+  relocate,
+  writeClaude,
+  writeCodex,
+} from './fixtures';
 
 let h: Harness;
 const dirs: string[] = [];
@@ -43,16 +51,17 @@ const claudeRow = `(t) => JSON.stringify({ type: 'user', isSidechain: false, mes
 const codexRow = `(t) => JSON.stringify({ type: 'event_msg', payload: { type: 'user_message', message: t } }) + '\\n'`;
 
 describe('catalog.continue', () => {
-  it('runs `claude --resume <id> -p <text>` and treats the upstream echo as self-echo', async () => {
+  // Issue 14.5 changed the command lines on purpose: the id is the value of `--resume=` (Claude)
+  // or comes after `--` (Codex), and the CLI runs in the folder recorded at adoption.
+  it('runs `claude --resume=<id> -p <text>` and treats the upstream echo as self-echo', async () => {
     const bin = binDir();
     h = makeHarness({ env: { PATH: bin } });
-    const real = writeClaude(h.roots.claude);
+    const real = relocate(writeClaude(h.roots.claude), bin);
     const argsFile = fakeCli(bin, 'claude', real, claudeRow);
     const key = h.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID }).key;
     await h.catalog.continue(key, 'please   run the tests');
     expect(JSON.parse(fs.readFileSync(argsFile, 'utf8'))).toEqual([
-      '--resume',
-      CLAUDE_ID,
+      `--resume=${CLAUDE_ID}`,
       '-p',
       'please   run the tests',
     ]);
@@ -67,18 +76,18 @@ describe('catalog.continue', () => {
     expect(humanTurns(h.events, key)).toEqual({ events: 1, turns: 1 });
   });
 
-  it('runs `codex exec resume <id> <text>`, protecting a text that looks like an option', async () => {
+  it('runs `codex exec resume -- <id> <text>`: neither can be read as an option', async () => {
     const bin = binDir();
     h = makeHarness({ env: { PATH: bin } });
-    const real = writeCodex(h.roots.codex);
+    const real = relocate(writeCodex(h.roots.codex), bin);
     const argsFile = fakeCli(bin, 'codex', real, codexRow);
     const key = h.catalog.adopt({ provider: 'codex', threadId: CODEX_ID }).key;
     await h.catalog.continue(key, '--help me');
     expect(JSON.parse(fs.readFileSync(argsFile, 'utf8'))).toEqual([
       'exec',
       'resume',
-      CODEX_ID,
       '--',
+      CODEX_ID,
       '--help me',
     ]);
     fs.appendFileSync(real, codexUserMessage('and from the terminal'));
@@ -90,8 +99,9 @@ describe('catalog.continue', () => {
   });
 
   it('a missing CLI gives a clear error naming the command', async () => {
-    h = makeHarness({ env: { PATH: binDir() } });
-    writeClaude(h.roots.claude);
+    const bin = binDir();
+    h = makeHarness({ env: { PATH: bin } });
+    relocate(writeClaude(h.roots.claude), bin);
     const key = h.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID }).key;
     await expect(h.catalog.continue(key, 'hi')).rejects.toThrow(
       'the "claude" command is not installed (not found on PATH)',
@@ -101,7 +111,7 @@ describe('catalog.continue', () => {
   it('a failing CLI reports its exit code; unknown sessions and empty texts are refused', async () => {
     const bin = binDir();
     h = makeHarness({ env: { PATH: bin } });
-    const real = writeClaude(h.roots.claude);
+    const real = relocate(writeClaude(h.roots.claude), bin);
     fakeCli(bin, 'claude', real, claudeRow, 3);
     const key = h.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID }).key;
     await expect(h.catalog.continue(key, 'hi')).rejects.toThrow('"claude" exited with code 3: boom');

@@ -83,6 +83,12 @@ describe('a fifth catalog provider', () => {
 
   it('continues through its own CLI; the echo of that text is not human activity', async () => {
     const harness = setup();
+    // "continue" runs only in the folder recorded at adoption, and only if it exists (issue 14.5).
+    const file = path.join(root, 'jot-0001.jsonl');
+    fs.writeFileSync(
+      file,
+      fs.readFileSync(file, 'utf8').replace('"/home/ana/src/ledger-api"', JSON.stringify(root)),
+    );
     harness.catalog.adopt({ provider: 'jot', threadId: 'jot-0001' });
     await harness.catalog.continue(KEY, '-run the tests');
     expect(fs.readFileSync(path.join(root, 'jot-0001.jsonl'), 'utf8')).toContain('"text":"-run the tests"');

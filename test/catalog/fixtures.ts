@@ -36,6 +36,15 @@ export function claudeAssistant(text: string): string {
   });
 }
 
+/**
+ * Points a written transcript's working folder at `cwd` (a folder that exists): "continue" runs
+ * only in the folder recorded at adoption, and only when it exists.
+ */
+export function relocate(file: string, cwd: string): string {
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replaceAll(JSON.stringify(CWD), JSON.stringify(cwd)));
+  return file;
+}
+
 export function writeClaude(root: string, body = ''): string {
   const file = path.join(root, '-home-ana-src-ledger-api', `${CLAUDE_ID}.jsonl`);
   fs.mkdirSync(path.dirname(file), { recursive: true });

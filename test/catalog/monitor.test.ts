@@ -65,13 +65,19 @@ describe('adoption', () => {
   it('rejects unknown threads, unknown providers and sub-agent files with clear errors', () => {
     h = makeHarness();
     writeClaude(h.roots.claude);
-    expect(() => h.catalog.adopt({ provider: 'claude', threadId: 'nope' })).toThrow(
-      /^Unknown thread: claude session nope/,
-    );
+    expect(() =>
+      h.catalog.adopt({ provider: 'claude', threadId: '0000dead-0000-4000-8000-000000000000' }),
+    ).toThrow(/^Unknown thread: claude session 0000dead-0000-4000-8000-000000000000/);
     expect(() => h.catalog.adopt({ provider: 'zed' as never, threadId: 'x' })).toThrow(
       'Unknown catalog provider: zed',
     );
-    expect(() => h.catalog.adopt({ provider: 'claude', threadId: 'agent-1234' })).toThrow(/Unknown thread/);
+    // Ids of another shape are refused before anything is looked up (issue 14.5).
+    expect(() => h.catalog.adopt({ provider: 'claude', threadId: 'nope' })).toThrow(
+      'Not a Claude Code session id: "nope"',
+    );
+    expect(() => h.catalog.adopt({ provider: 'claude', threadId: 'agent-1234' })).toThrow(
+      'Not a Claude Code session id: "agent-1234"',
+    );
   });
 
   it('re-adopting re-baselines the link: fresh marker, fresh missing streak, old activity not reported', async () => {

@@ -103,7 +103,7 @@ describe('discovery at scale', () => {
       claudeAssistant('z'.repeat(8 * 1024 * 1024)) +
       `${JSON.stringify({ type: 'ai-title', aiTitle: 'Big one' })}\n`;
     for (let i = 0; i < 10; i++)
-      fs.writeFileSync(path.join(dir, `big${i}-0000-4000-8000-000000000000.jsonl`), big);
+      fs.writeFileSync(path.join(dir, `bbbbbbb${i}-0000-4000-8000-000000000000.jsonl`), big);
 
     const list = h.catalog.list();
     expect(list.filter((e) => e.provider === 'claude')).toHaveLength(2000);

@@ -1,5 +1,5 @@
 // Real damaged database files for the tests: a file that is not a database, and a database whose
-// signal-log table has a page overwritten (the open succeeds; quick_check finds it).
+// signal log has a page overwritten (the open succeeds; quick_check finds it).
 import fs from 'node:fs';
 import path from 'node:path';
 import { createGateway } from '../../electron/gateway';
@@ -29,17 +29,19 @@ export function writeDatabase(dataDir: string, rows = 2000, sessionKey = 'agent:
   return path.join(dataDir, 'sightline.db');
 }
 
-/** Overwrites one leaf page of the signal-log table with garbage: opens fine, quick_check fails. */
+/**
+ * Overwrites the root page of one of the signal log's indexes with garbage: opens fine,
+ * quick_check fails. (By name, not by position: a migration that rebuilds the table moves pages.)
+ */
 export function damagePage(file: string): number {
   const db = openSqlite(file);
   const pageSize = db.pragma('page_size', { simple: true }) as number;
-  const root = (
-    db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'session_state_events'").get() as {
+  const page = (
+    db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'session_state_events_by_time'").get() as {
       rootpage: number;
     }
   ).rootpage;
   db.close();
-  const page = root + 3;
   const fd = fs.openSync(file, 'r+');
   fs.writeSync(fd, Buffer.alloc(pageSize, 0x5a), 0, pageSize, (page - 1) * pageSize);
   fs.closeSync(fd);

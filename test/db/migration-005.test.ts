@@ -28,7 +28,7 @@ it('upgrades a version-4 database with links: same rows, index kept, any registe
     expect(() => insert.run('agent:main:adopted:jot:t1', 'jot')).toThrow(/CHECK constraint failed/);
     const before = db.prepare('SELECT * FROM catalog_upstream_links').all();
 
-    // Up to 005 only: 008 then drops links of sessions that do not exist (test/db/upgrade.test.ts).
+    // Up to 005 only: 009 then drops links of sessions that do not exist (test/db/upgrade.test.ts).
     expect(migrateTo(db, MIGRATIONS, 5)).toBe(5);
     expect(db.prepare('SELECT * FROM catalog_upstream_links').all()).toEqual(before);
     insert.run('agent:main:adopted:jot:t1', 'jot');

@@ -19,3 +19,13 @@ it('creates the data folder 0700 and the database, WAL and shared memory files 0
     expect(mode(path.join(dataDir, f))).toBe('600');
   gw.close();
 });
+
+it('tightens a data folder that already exists with looser bits to 0700 (issue 14.4)', () => {
+  root = tempDir();
+  const dataDir = path.join(root, 'data');
+  fs.mkdirSync(dataDir, { mode: 0o755 });
+  fs.chmodSync(dataDir, 0o755);
+  const gw = createGateway({ dataDir, autoStart: false, logger: collectingLogger() });
+  expect((fs.statSync(dataDir).mode & 0o777).toString(8)).toBe('700');
+  gw.close();
+});

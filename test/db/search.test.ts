@@ -79,7 +79,7 @@ describe('the transcript index', () => {
     db.prepare(
       `INSERT INTO session_messages (session_key, role, actor_type, text, created_at) VALUES ('agent:main:main', 'user', 'human', 'an older sentence', 1)`,
     ).run();
-    // Up to 006 only: 008 drops transcript rows of sessions that do not exist (test/db/upgrade.test.ts).
+    // Up to 006 only: 009 drops transcript rows of sessions that do not exist (test/db/upgrade.test.ts).
     migrateTo(db, MIGRATIONS, 6);
     expect(indexed(db, 'older')).toEqual([1]);
     db.close();

@@ -1,4 +1,4 @@
-// Migration 008 on a database with data in it: built at version 7 by the runner itself
+// Migration 009 on a database with data in it: built at version 8 by the runner itself
 // (migrateTo), filled the way the 0.x app filled it, then upgraded. Everything that belongs to a
 // session survives; rows that belonged to no session are dropped; counters are never reused;
 // the foreign keys hold and cascade; no enum CHECK is left.
@@ -13,7 +13,7 @@ import { openSqlite, type Db } from '../../electron/gateway/db/sqlite';
 import { collectingLogger } from '../helpers/logger';
 import { tempDir } from '../helpers/temp';
 
-const FK_VERSION = 8;
+const FK_VERSION = 9;
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
@@ -31,8 +31,8 @@ function openAt(version: number): { db: Db; dir: string } {
 const all = (db: Db, sql: string, ...params: unknown[]) => db.prepare(sql).all(...params);
 const one = (db: Db, sql: string) => db.prepare(sql).get() as Record<string, unknown>;
 
-/** What a version-7 database of a person who used the app looks like, orphans included. */
-function fillVersion7(db: Db): void {
+/** What a version-8 database of a person who used the app looks like, orphans included. */
+function fillVersion8(db: Db): void {
   const run = (sql: string, ...p: unknown[]) => db.prepare(sql).run(...p);
   const session = (key: string, agent: string, at: number, parent: string | null = null) =>
     run(`INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?)`, key, agent, parent, `label ${key}`, at, at);
@@ -82,7 +82,7 @@ function fillVersion7(db: Db): void {
     );
   session('agent:main:adopted:codex:t', 'main', 5);
   link('agent:main:adopted:codex:t');
-  link('agent:main:adopted:claude:deleted'); // delete never removed links before 008
+  link('agent:main:adopted:claude:deleted'); // delete never removed links before 009
   run(
     `INSERT INTO catalog_own_texts (session_key, text, created_at) VALUES ('agent:main:adopted:codex:t', 'hi', 1)`,
   );
@@ -92,7 +92,7 @@ function fillVersion7(db: Db): void {
 describe(`migration ${FK_VERSION}: foreign keys, no enum CHECKs`, () => {
   it('upgrades a database with data: keeps what belongs to a session, drops orphans, keeps counters', () => {
     const { db } = openAt(FK_VERSION - 1);
-    fillVersion7(db);
+    fillVersion8(db);
     const counters = Object.fromEntries(
       (all(db, 'SELECT name, seq FROM sqlite_sequence') as { name: string; seq: number }[]).map((r) => [
         r.name,
@@ -175,13 +175,13 @@ describe(`migration ${FK_VERSION}: foreign keys, no enum CHECKs`, () => {
         0,
       );
     const schema = String(one(db, `SELECT group_concat(sql, ';') AS s FROM sqlite_master`).s);
-    expect(schema).not.toMatch(/CHECK \(\w+ IN \(/);
+    expect(schema).not.toMatch(/CHECK \(\w+ IN \('/);
     db.close();
   });
 
   it('ends with the same schema as a database created at the latest version', () => {
     const upgraded = openAt(FK_VERSION - 1);
-    fillVersion7(upgraded.db);
+    fillVersion8(upgraded.db);
     migrate(upgraded.db, MIGRATIONS);
     const fresh = openAt(MIGRATIONS.length);
     const shape = (db: Db) =>
@@ -196,7 +196,7 @@ describe(`migration ${FK_VERSION}: foreign keys, no enum CHECKs`, () => {
 
   it('a gateway opens the upgraded database and goes on from it', () => {
     const { db, dir } = openAt(FK_VERSION - 1);
-    fillVersion7(db);
+    fillVersion8(db);
     db.close();
     const gw = createGateway({
       dataDir: dir,

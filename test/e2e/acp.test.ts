@@ -1,5 +1,6 @@
 // ACP children in the browser: an ACP profile saved through Settings (validation errors from the
-// envelope), a real fixture agent spawned by the coordinator asking for permission, the person
+// envelope; the consent prompt shows the exact command line, "Don't run" stores nothing, "Allow"
+// stores it; a changed command line asks again), a real fixture agent spawned by the coordinator asking for permission, the person
 // answering from the banner (mouse) and from the inbox (keyboard), the decision in the child's
 // transcript and run_completed in its signal log; a 10,000-message transcript stays virtualised.
 import path from 'node:path';
@@ -70,6 +71,22 @@ async function fillProfile(fields: { name?: string; command?: string; args?: str
 
 const profileError = () => page.locator(`${sel.form} [data-testid="acp-profile-error"]`).textContent();
 
+/** The consent prompt for the command line just saved: what it shows, then the person's answer. */
+async function answerConsent(allow: boolean): Promise<{ title: string; program: string; args: string[] }> {
+  const prompt = page.locator('[data-testid="consent-prompt"]');
+  await prompt.waitFor();
+  const shown = {
+    title: (await prompt.locator('[data-testid="consent-title"]').textContent()) ?? '',
+    program: (await prompt.locator('[data-testid="consent-program"]').textContent()) ?? '',
+    args: (await prompt.locator('[data-testid="consent-args"] li').allTextContents()).map(
+      (a) => JSON.parse(a) as string,
+    ),
+  };
+  await prompt.locator(`[data-testid="consent-${allow ? 'allow' : 'decline'}"]`).click();
+  await prompt.waitFor({ state: 'detached' });
+  return shown;
+}
+
 async function waitForRunCompleted(key: string) {
   await page.locator('[data-testid="tab-timeline"]').click();
   await page.locator('[data-testid="timeline-row"][data-kind="run_completed"]').waitFor({ timeout: 15_000 });
@@ -107,7 +124,26 @@ describe('ACP profiles in Settings', () => {
     expect(app.gateway.acp.profiles.list()).toEqual([]);
 
     await page.locator(`${sel.form} [data-testid="acp-profile-cwd"]`).fill('');
+    await page.locator(`${sel.form} [data-testid="acp-profile-allow-agents"]`).check();
+    // Nothing is stored until the person allows the exact command line (issue 14.3).
     await page.locator('[data-testid="acp-profile-save"]').click();
+    const asked = await answerConsent(false);
+    expect(asked).toEqual({
+      title: 'Run the ACP agent "Fixture agent" (agents may start it too)?',
+      program: process.execPath,
+      args: [AGENT],
+    });
+    await expect.poll(profileError).toBe('declined by the person');
+    expect(app.gateway.acp.profiles.list()).toEqual([]);
+    await screenshot(page, 'consent-prompt-declined');
+
+    await page.locator('[data-testid="acp-profile-save"]').click();
+    await page.locator('[data-testid="consent-prompt"] [data-testid="consent-env"]').waitFor();
+    expect(
+      await page.locator('[data-testid="consent-prompt"] [data-testid="consent-env"]').textContent(),
+    ).toBe('SIGHTLINE_E2E=••••\nGREETING=••••');
+    await screenshot(page, 'consent-prompt');
+    await answerConsent(true);
     const card = page.locator('[data-testid="acp-profile"][data-profile-id="fixture-agent"]');
     await card.waitFor();
     expect(await page.locator(sel.form).count()).toBe(0);
@@ -118,8 +154,13 @@ describe('ACP profiles in Settings', () => {
         command: process.execPath,
         args: [AGENT],
         env: { SIGHTLINE_E2E: '1', GREETING: 'a=b' },
+        allowAgents: true,
+        askTerminal: false,
       },
     ]);
+    expect(await card.locator('[data-testid="acp-profile-card-flags"]').textContent()).toBe(
+      'agents may start it',
+    );
     expect(await card.locator('[data-testid="acp-profile-card-command"]').textContent()).toBe(
       `${process.execPath} ${AGENT}`,
     );
@@ -128,14 +169,25 @@ describe('ACP profiles in Settings', () => {
 
   it('edits and removes profiles', async () => {
     await page.locator('[data-testid="acp-profile-add"]').click();
-    await fillProfile({ name: 'Ghost', command: 'no-such-acp-agent' });
+    await fillProfile({
+      name: 'Ghost',
+      command: 'no-such-acp-agent',
+      env: 'GHOST_TOKEN=ghost-0123456789abcd',
+    });
     await page.locator('[data-testid="acp-profile-save"]').click();
+    expect(await answerConsent(true)).toMatchObject({ program: 'no-such-acp-agent', args: [] });
     const ghost = page.locator('[data-testid="acp-profile"][data-profile-id="ghost"]');
     await ghost.waitFor();
 
+    // The form shows the stored secret masked; left as it is, it keeps the stored value. A new
+    // name alone is no new command line; new arguments are, so the person is asked again.
     await ghost.locator('[data-testid="acp-profile-edit"]').click();
+    expect(await page.locator(`${sel.form} [data-testid="acp-profile-env"]`).inputValue()).toBe(
+      'GHOST_TOKEN=••••abcd',
+    );
     await fillProfile({ name: 'Ghost agent', args: '--quiet\n--model\nsmall' });
     await page.locator('[data-testid="acp-profile-save"]').click();
+    expect(await answerConsent(true)).toMatchObject({ args: ['--quiet', '--model', 'small'] });
     await expect
       .poll(() => ghost.locator('[data-testid="acp-profile-card-name"]').textContent())
       .toBe('Ghost agent');
@@ -144,8 +196,17 @@ describe('ACP profiles in Settings', () => {
       name: 'Ghost agent',
       command: 'no-such-acp-agent',
       args: ['--quiet', '--model', 'small'],
-      env: {},
+      env: { GHOST_TOKEN: 'ghost-0123456789abcd' },
+      allowAgents: false,
+      askTerminal: false,
     });
+    await ghost.locator('[data-testid="acp-profile-edit"]').click();
+    await fillProfile({ name: 'Ghost' });
+    await page.locator('[data-testid="acp-profile-save"]').click();
+    await expect
+      .poll(() => ghost.locator('[data-testid="acp-profile-card-name"]').textContent())
+      .toBe('Ghost');
+    expect(await page.locator('[data-testid="consent-prompt"]').count()).toBe(0);
 
     await ghost.locator('[data-testid="acp-profile-remove"]').click();
     await ghost.locator('[data-testid="acp-profile-remove-confirm"]').click();
@@ -160,6 +221,12 @@ describe('ACP profiles in Settings', () => {
     );
     expect(await page.locator('[data-testid="retention-pruning"]').textContent()).toBe(
       'hourly and at start-up',
+    );
+    // Browser mode has no keyring: Settings says plainly where the secrets are (issue 14.4).
+    const secrets = page.locator('[data-testid="secret-storage"]');
+    expect(await secrets.getAttribute('data-sealed')).toBe('false');
+    expect(await secrets.textContent()).toMatch(
+      /^Browser mode has no access to the system keyring\. API keys and ACP profile environment values are stored unencrypted/,
     );
     await page.locator('[data-testid="acp-profiles"]').scrollIntoViewIfNeeded();
     await screenshot(page, 'settings-acp');

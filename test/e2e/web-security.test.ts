@@ -133,7 +133,14 @@ describe('browser mode security', () => {
     const info = (await request(ws, 1, 'app:info', {})) as { ok: boolean; value: { mode: string } };
     expect(info).toEqual({
       ok: true,
-      value: { name: 'Sightline', version: '0.0.0', mode: 'web', dataDir: '' },
+      value: {
+        name: 'Sightline',
+        version: '0.0.0',
+        mode: 'web',
+        dataDir: '',
+        // Where secrets live (issue 14.4): browser mode has no keyring and says so.
+        secrets: { sealed: false, statement: expect.stringMatching(/^Browser mode has no access/) },
+      },
     });
     expect(await request(ws, 2, 'sessions:get', { sessionKey: 'agent:main:nope' })).toEqual({
       ok: false,

@@ -32,11 +32,12 @@ const fromApp: InvokeEventLike = {
   senderFrame: { url: 'app://sightline/index.html', parent: null },
 };
 const APP_INFO = { name: 'Sightline', version: '0.1.0', mode: 'electron' as const, dataDir: '/data' };
+const SECRETS = { sealed: true, statement: 'sealed with the keyring' };
 
 function setup(gateway: Partial<GatewayApi> = {}) {
   const ipcMain = new FakeIpcMain();
   const problems: Array<[Channel, IpcError]> = [];
-  const api = createApiHandlers(gateway as GatewayApi, { app: APP_INFO });
+  const api = createApiHandlers({ secrets: { info: SECRETS }, ...gateway } as GatewayApi, { app: APP_INFO });
   const unregister = registerIpcHandlers(ipcMain, {
     dispatch: api.dispatch,
     isTrustedSender: (event) => isTrustedSender(event, new Set([OUR_WINDOW])),
@@ -55,8 +56,10 @@ describe('registerIpcHandlers', () => {
 
   it('returns the value envelope for a valid call from our window', async () => {
     const { ipcMain } = setup();
-    expect(await ipcMain.invoke('app:info', fromApp, {})).toEqual({ ok: true, value: APP_INFO });
-    expect(await ipcMain.invoke('app:info', fromApp)).toEqual({ ok: true, value: APP_INFO });
+    // app:info also says where secrets live (issue 14.4).
+    const value = { ...APP_INFO, secrets: SECRETS };
+    expect(await ipcMain.invoke('app:info', fromApp, {})).toEqual({ ok: true, value });
+    expect(await ipcMain.invoke('app:info', fromApp)).toEqual({ ok: true, value });
   });
 
   it('answers invalid arguments with invalid_argument and the schema message', async () => {

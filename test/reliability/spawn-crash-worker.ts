@@ -20,7 +20,14 @@ async function main(dir: string, rt: string, crashAfter: string, agent: string) 
   const gw = createGateway({ dataDir: dir, autoStart: false, logger: quiet });
   // The first turn must not get anywhere before the kill: the scripted model pauses a minute.
   gw.agents.save({ id: 'main', providerSettings: { stepMs: '60000', steps: '1' } });
-  gw.acp.profiles.save({ id: 'fixture', name: 'Fixture', command: process.execPath, args: [agent], env: {} });
+  gw.acp.profiles.save({
+    id: 'fixture',
+    name: 'Fixture',
+    command: process.execPath,
+    args: [agent],
+    env: {},
+    allowAgents: true,
+  });
   if (crashAfter !== 'none') {
     gw.db.function('crash_now', () => die());
     gw.db.exec(`CREATE TEMP TRIGGER crash AFTER INSERT ON ${crashAfter} BEGIN SELECT crash_now(); END`);

@@ -11,6 +11,7 @@ import {
   type CatalogEntry,
   type CatalogRootView,
   type Channel,
+  type ConsentRequestView,
   type DatabaseNotice,
   type DatabaseStatus,
   type DemoFleet,
@@ -49,6 +50,8 @@ describe('IPC contract types', () => {
       'catalog:adopt',
       'catalog:list',
       'catalog:roots',
+      'consent:list',
+      'consent:respond',
       'database:restore',
       'database:status',
       'demo:reset',
@@ -126,7 +129,10 @@ describe('IPC contract types', () => {
       command: string;
       args?: string[] | undefined;
       env?: Record<string, string> | undefined;
+      keepEnv?: string[] | undefined;
       cwd?: string | undefined;
+      allowAgents?: boolean | undefined;
+      askTerminal?: boolean | undefined;
     }>();
     expectTypeOf<ArgsOf<'acp:profiles:remove'>>().toEqualTypeOf<{ id: string }>();
     expectTypeOf<ArgsOf<'acp:permissions:list'>>().toEqualTypeOf<Empty>();
@@ -138,6 +144,8 @@ describe('IPC contract types', () => {
       requestId: string;
       optionId?: string | undefined;
     }>();
+    expectTypeOf<ArgsOf<'consent:list'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ArgsOf<'consent:respond'>>().toEqualTypeOf<{ requestId: string; allow: boolean }>();
     expectTypeOf<ArgsOf<'database:status'>>().toEqualTypeOf<Empty>();
     expectTypeOf<ArgsOf<'database:restore'>>().toEqualTypeOf<{ name: string }>();
   });
@@ -170,6 +178,8 @@ describe('IPC contract types', () => {
     expectTypeOf<ResultOf<'acp:profiles:remove'>>().toEqualTypeOf<{ removed: boolean }>();
     expectTypeOf<ResultOf<'acp:permissions:list'>>().toEqualTypeOf<PermissionRequestView[]>();
     expectTypeOf<ResultOf<'acp:permissions:respond'>>().toEqualTypeOf<{ resolved: true }>();
+    expectTypeOf<ResultOf<'consent:list'>>().toEqualTypeOf<ConsentRequestView[]>();
+    expectTypeOf<ResultOf<'consent:respond'>>().toEqualTypeOf<{ resolved: true }>();
     expectTypeOf<ResultOf<'database:status'>>().toEqualTypeOf<DatabaseStatus>();
     expectTypeOf<ResultOf<'database:restore'>>().toEqualTypeOf<{ restoring: true }>();
     expectTypeOf<DatabaseStatus>().toEqualTypeOf<{
@@ -186,6 +196,8 @@ describe('IPC contract types', () => {
       args: string[];
       env: Record<string, string>;
       cwd?: string;
+      allowAgents: boolean;
+      askTerminal: boolean;
     }>();
     expectTypeOf<SessionView['tokens']>().toEqualTypeOf<{ input: number; output: number }>();
     expectTypeOf<AgentView>().not.toHaveProperty('apiKey');
@@ -297,6 +309,32 @@ describe('IPC argument schemas', () => {
     expect(parseArgs('acp:permissions:respond', { requestId: 'r-1', optionId: 'allow-once' })).toEqual({
       ok: true,
       value: { requestId: 'r-1', optionId: 'allow-once' },
+    });
+    expect(
+      parseArgs('acp:profiles:save', {
+        id: 'a',
+        name: 'A',
+        command: 'a',
+        keepEnv: ['TOKEN'],
+        allowAgents: true,
+        askTerminal: false,
+      }),
+    ).toEqual({
+      ok: true,
+      value: {
+        id: 'a',
+        name: 'A',
+        command: 'a',
+        args: [],
+        env: {},
+        keepEnv: ['TOKEN'],
+        allowAgents: true,
+        askTerminal: false,
+      },
+    });
+    expect(parseArgs('consent:respond', { requestId: 'consent-1', allow: false })).toEqual({
+      ok: true,
+      value: { requestId: 'consent-1', allow: false },
     });
   });
 

@@ -19,6 +19,7 @@ import type { RunInfo } from '../../shared/ipc/types';
 import { noticeContextKey, noticeText } from '../../shared/session-keys';
 
 const APP = { name: 'Sightline', version: '1.0.0', mode: 'web' as const, dataDir: '/tmp/x' };
+const SECRETS = { sealed: false, statement: 'stored unencrypted' };
 
 function fakeGateway() {
   const listeners = new Set<(e: GatewayEvent) => void>();
@@ -80,7 +81,13 @@ function fakeGateway() {
   };
   let queued = false;
   const profiles: AcpProfile[] = [
-    { id: 'fixture', name: 'Fixture', command: '/usr/bin/node', args: ['agent.mjs'], env: { A: '1' } },
+    {
+      id: 'fixture',
+      name: 'Fixture',
+      command: '/usr/bin/node',
+      args: ['agent.mjs'],
+      env: { A: '1', TOKEN: 'tok-0123456789abcdef' },
+    },
   ];
   const permissions: PermissionRequestView[] = [
     {
@@ -124,6 +131,15 @@ function fakeGateway() {
         agents[i] = { ...agents[i]!, ...cfg };
         return agents[i]!;
       },
+      // The merge itself is the gateway's (runtime/agents.ts, tested in test/trust/secrets.test.ts).
+      update: vi.fn((c) => {
+        const i = agents.findIndex((a) => a.id === c.id.toLowerCase());
+        const settings = { ...agents[i]!.providerSettings };
+        if (c.model !== undefined) settings.model = c.model;
+        if (c.clearApiKey) settings.apiKey = '';
+        agents[i] = { ...agents[i]!, providerSettings: settings };
+        return agents[i]!;
+      }),
     },
     transcripts: { page: () => ({ messages: [], hasMore: false }), search: () => [] },
     runtime: {
@@ -147,7 +163,8 @@ function fakeGateway() {
     acp: {
       profiles: {
         list: () => profiles,
-        save: (p) => {
+        get: (id) => profiles.find((p) => p.id === id),
+        propose: async (p) => {
           if (p.name === 'reserved') throw new GatewayError('invalid_argument', 'profile name is reserved');
           profiles.push(p);
           return p;
@@ -171,6 +188,8 @@ function fakeGateway() {
         }),
       },
     },
+    consent: { plug: () => undefined, pagePrompt: async () => false, pending: () => [], respond: () => {} },
+    secrets: { info: SECRETS },
     backups: {
       databasePath: '/tmp/x/sightline.db',
       list: () => [
@@ -206,7 +225,7 @@ describe('API handlers', () => {
   it('returns envelopes for success, bad arguments, unknown sessions, unknown channels and failures', async () => {
     const { gw } = fakeGateway();
     const api = createApiHandlers(gw, { app: APP, now: () => 42 });
-    expect(await api.dispatch('app:info', {})).toEqual({ ok: true, value: APP });
+    expect(await api.dispatch('app:info', {})).toEqual({ ok: true, value: { ...APP, secrets: SECRETS } });
     expect(await api.dispatch('sessions:get', { sessionKey: 'agent:main:nope' })).toEqual({
       ok: false,
       error: { code: 'not_found', message: 'Unknown sessionKey: agent:main:nope' },
@@ -257,10 +276,11 @@ describe('API handlers', () => {
     });
   });
 
-  it('saves agents: keeps, replaces and clears the key, never returns it', async () => {
+  it('saves agents through the gateway’s update and never returns the key', async () => {
     const { gw, agents } = fakeGateway();
     const api = createApiHandlers(gw, { app: APP });
-    const r = await api.dispatch('agents:save', { id: 'Main', model: 'gpt-y' });
+    const r = await api.dispatch('agents:save', { id: 'Main', model: 'gpt-y', apiKey: 'sk-new-key' });
+    expect(gw.agents.update).toHaveBeenCalledWith({ id: 'Main', model: 'gpt-y', apiKey: 'sk-new-key' });
     expect(r).toMatchObject({ ok: true, value: { id: 'main', model: 'gpt-y', hasApiKey: true } });
     expect(JSON.stringify(r)).not.toContain('sk-secret');
     expect(agents[0]!.providerSettings).toEqual({ model: 'gpt-y', apiKey: 'sk-secret' });
@@ -335,21 +355,44 @@ describe('API handlers: run status, tokens, ACP', () => {
   it('lists, saves and removes ACP profiles', async () => {
     const { gw, profiles } = fakeGateway();
     const api = createApiHandlers(gw, { app: APP });
+    // Environment values are secrets: at most their last 4 characters reach the renderer (14.4).
     expect(await api.dispatch('acp:profiles:list', {})).toEqual({
       ok: true,
       value: [
-        { id: 'fixture', name: 'Fixture', command: '/usr/bin/node', args: ['agent.mjs'], env: { A: '1' } },
+        {
+          id: 'fixture',
+          name: 'Fixture',
+          command: '/usr/bin/node',
+          args: ['agent.mjs'],
+          env: { A: '••••', TOKEN: '••••cdef' },
+          allowAgents: false,
+          askTerminal: false,
+        },
       ],
     });
+    const flags = { allowAgents: false, askTerminal: false };
     expect(
       await api.dispatch('acp:profiles:save', { id: 'codex', name: 'Codex', command: 'codex-acp', cwd: '' }),
-    ).toEqual({ ok: true, value: { id: 'codex', name: 'Codex', command: 'codex-acp', args: [], env: {} } });
+    ).toEqual({
+      ok: true,
+      value: { id: 'codex', name: 'Codex', command: 'codex-acp', args: [], env: {}, ...flags },
+    });
     expect(
       await api.dispatch('acp:profiles:save', { id: 'pi', name: 'Pi', command: 'pi', cwd: '/srv/pi' }),
     ).toEqual({
       ok: true,
-      value: { id: 'pi', name: 'Pi', command: 'pi', args: [], env: {}, cwd: '/srv/pi' },
+      value: { id: 'pi', name: 'Pi', command: 'pi', args: [], env: {}, cwd: '/srv/pi', ...flags },
     });
+    // A kept variable is taken from what is stored; the page never had its value.
+    await api.dispatch('acp:profiles:save', {
+      id: 'fixture',
+      name: 'Fixture',
+      command: '/usr/bin/node',
+      env: { B: '2' },
+      keepEnv: ['TOKEN', 'GONE'],
+    });
+    expect(profiles.at(-1)!.env).toEqual({ TOKEN: 'tok-0123456789abcdef', B: '2' });
+    profiles.pop();
     expect(profiles.map((p) => p.id)).toEqual(['fixture', 'codex', 'pi']);
     expect(await api.dispatch('acp:profiles:save', { id: 'x', name: 'reserved', command: 'x' })).toEqual({
       ok: false,

@@ -6,6 +6,7 @@ import type {
   AgentConfig,
   CatalogEntry,
   CatalogProvider,
+  ConsentRequestView,
   CatalogRoots,
   CursorRow,
   EventKind,
@@ -16,11 +17,14 @@ import type {
   PermissionRequestView,
   RunInfo,
   RunStatus,
+  SecretStorageInfo,
   SessionInfo,
   TranscriptMessage,
 } from '../types';
 import type Database from 'better-sqlite3';
 import type { StateEventRow } from '../../../shared/domain';
+import type { AgentChanges } from '../runtime/agents';
+import type { AskPerson } from '../trust/consent';
 import type { RunOverview } from '../runtime/control';
 import type { MessageHit } from '../sessions/transcripts';
 
@@ -64,6 +68,8 @@ export interface GatewayApi {
   agents: {
     list(): AgentConfig[];
     save(cfg: Partial<AgentConfig> & { id: string }): AgentConfig;
+    /** The person's changes from Settings (a key never follows a base URL to another host). */
+    update(changes: AgentChanges): AgentConfig;
   };
   transcripts: {
     page(
@@ -89,7 +95,9 @@ export interface GatewayApi {
   acp: {
     profiles: {
       list(): AcpProfile[];
-      save(p: AcpProfile): AcpProfile;
+      get(id: string): AcpProfile | undefined;
+      /** Stored once the person allowed its command line; rejects `declined by the person`. */
+      propose(p: AcpProfile): Promise<AcpProfile>;
       remove(id: string): boolean;
     };
     permissions: {
@@ -98,6 +106,16 @@ export interface GatewayApi {
       respond(requestId: string, optionId: string | undefined): boolean;
     };
   };
+  consent: {
+    /** The host's way of asking the person (Electron: a native dialog; browser mode: the page). */
+    plug(ask: AskPerson | undefined): void;
+    /** Browser mode's port: questions wait in the page. */
+    pagePrompt: AskPerson;
+    /** Questions waiting in the page (browser mode only; Electron asks natively). */
+    pending(): ConsentRequestView[];
+    respond(requestId: string, allowed: boolean): void;
+  };
+  secrets: { info: SecretStorageInfo };
   backups: {
     readonly databasePath: string;
     list(): { name: string; takenAt: number; bytes: number }[];

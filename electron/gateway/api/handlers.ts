@@ -120,32 +120,35 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
     'prefs:get': async () => preferences.get(),
     'prefs:set': async (patch) => preferences.set(patch, now()),
     'agents:list': async () => gw.agents.list().map(agentView),
-    'agents:save': async (a) => {
-      const existing = gw.agents.list().find((c) => c.id === a.id.toLowerCase());
-      const settings: Record<string, string> = { ...existing?.providerSettings };
-      if (a.model !== undefined) settings.model = a.model;
-      if (a.baseUrl !== undefined) settings.baseUrl = a.baseUrl;
-      if (a.apiKey !== undefined && a.apiKey !== '') settings.apiKey = a.apiKey;
-      if (a.clearApiKey) settings.apiKey = '';
-      const saved = gw.agents.save({
-        id: a.id.toLowerCase(),
-        providerSettings: settings,
-        ...(a.name !== undefined ? { name: a.name } : {}),
-        ...(a.provider !== undefined ? { provider: a.provider } : {}),
-        ...(a.systemPrompt !== undefined ? { systemPrompt: a.systemPrompt } : {}),
-        ...(a.heartbeatSeconds !== undefined ? { heartbeatSeconds: a.heartbeatSeconds } : {}),
-      });
-      return agentView(saved);
-    },
-    'app:info': async () => opts.app,
+    'agents:save': async (a) => agentView(gw.agents.update(a)),
+    'app:info': async () => ({ ...opts.app, secrets: gw.secrets.info }),
     'acp:profiles:list': async () => gw.acp.profiles.list().map(profileView),
-    'acp:profiles:save': async ({ id, name, command, args, env, cwd }) =>
-      profileView(gw.acp.profiles.save({ id, name, command, args, env, ...(cwd ? { cwd } : {}) })),
+    'acp:profiles:save': async ({ id, name, command, args, env, keepEnv, cwd, allowAgents, askTerminal }) => {
+      // The page only saw masked values: the ones it kept are taken from what is stored.
+      const stored = gw.acp.profiles.get(id)?.env ?? {};
+      const kept = Object.fromEntries((keepEnv ?? []).filter((k) => k in stored).map((k) => [k, stored[k]!]));
+      const saved = await gw.acp.profiles.propose({
+        id,
+        name,
+        command,
+        args,
+        env: { ...kept, ...env },
+        ...(cwd ? { cwd } : {}),
+        ...(allowAgents !== undefined ? { allowAgents } : {}),
+        ...(askTerminal !== undefined ? { askTerminal } : {}),
+      });
+      return profileView(saved);
+    },
     'acp:profiles:remove': async ({ id }) => ({ removed: gw.acp.profiles.remove(id) }),
     'acp:permissions:list': async () => gw.acp.permissions.pending(),
     'acp:permissions:respond': async ({ requestId, optionId }) => {
       const resolved = gw.acp.permissions.respond(requestId, optionId);
       if (!resolved) throw new GatewayError('not_found', `Unknown permission request: ${requestId}`);
+      return { resolved: true };
+    },
+    'consent:list': async () => gw.consent.pending(),
+    'consent:respond': async ({ requestId, allow }) => {
+      gw.consent.respond(requestId, allow);
       return { resolved: true };
     },
     'database:status': async () => {

@@ -10,6 +10,7 @@ import type {
   UpstreamAlert,
 } from '../../../shared/ipc/types';
 import { CATALOG_PROVIDERS } from '../../../shared/ipc/types';
+import { maskSecret, secretHint } from '../../../shared/secrets';
 import type { AcpProfile, AgentConfig, Goal, SessionInfo } from '../types';
 import type { RunOverview } from '../runtime/control';
 import { versionKey } from '../state/session-state';
@@ -25,14 +26,25 @@ export function agentView(cfg: AgentConfig): AgentView {
     model: s.model ?? '',
     baseUrl: s.baseUrl ?? '',
     hasApiKey: Boolean(s.apiKey),
+    ...(s.apiKey && secretHint(s.apiKey) ? { apiKeyHint: secretHint(s.apiKey) } : {}),
     systemPrompt: cfg.systemPrompt,
     heartbeatSeconds: cfg.heartbeatSeconds,
     mainKey: cfg.mainKey,
   };
 }
 
+/** A profile for the renderer: environment values masked (secrets never travel back). */
 export function profileView(p: AcpProfile): AcpProfileView {
-  return { ...p, args: [...p.args], env: { ...p.env } };
+  return {
+    id: p.id,
+    name: p.name,
+    command: p.command,
+    args: [...p.args],
+    env: Object.fromEntries(Object.entries(p.env).map(([k, v]) => [k, maskSecret(v)])),
+    ...(p.cwd ? { cwd: p.cwd } : {}),
+    allowAgents: p.allowAgents ?? false,
+    askTerminal: p.askTerminal ?? false,
+  };
 }
 
 export function alertId(sessionKey: string, sequence: number): string {

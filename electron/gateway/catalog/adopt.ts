@@ -7,6 +7,7 @@ import { notFound } from '../errors';
 import type { CatalogProvider, Logger, SessionInfo, SessionState, Sessions } from '../types';
 import type { LinkRepo } from './links';
 import type { Located, MarkerFields, ProviderModule, ProviderSource, VisibleMessage } from './provider';
+import { checkThreadId } from './thread-ids';
 
 export const ADOPTING_WATCHER = 'agent:main:main';
 /** At most this many messages of the upstream transcript are imported at adoption. */
@@ -61,6 +62,8 @@ function writeAdoption(d: AdoptDeps, a: Adoption): SessionInfo {
       threadId: a.loc.entry.threadId,
       hostId: d.hostId,
       ref: a.loc.ref,
+      // The folder the person saw in the catalog when adopting: the only one "continue" runs in.
+      cwd: a.loc.entry.cwd ?? null,
       ...a.marker,
     },
     d.now(),
@@ -79,6 +82,7 @@ export function createAdopt(
     const p = typeof id === 'string' ? providers.get(id) : undefined;
     if (!p) throw notFound(`Unknown catalog provider: ${String(id)}`);
     if (!threadId) throw new Error('threadId is required');
+    checkThreadId(p.module, threadId);
     const loc = p.source.find(threadId);
     if (!loc) throw notFound(`Unknown thread: ${p.module.id} session ${threadId} was not found in ${p.root}`);
     const key = adoptedKey(p.module.id, loc.entry.threadId);

@@ -1,10 +1,11 @@
 // "Continue in Sightline": run the upstream CLI that a provider names (ProviderSource
-// .continueCommand), spawned without a shell. The text is remembered first, so the monitor recognises its echo in the
-// upstream transcript as Sightline's own and never reports it as human activity.
+// .continueCommand), spawned without a shell, in the folder recorded at adoption and only there.
+// The text is remembered first, so the monitor recognises its echo in the upstream transcript as
+// Sightline's own and never reports it as human activity.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ContinueCommand } from './provider';
+import { GatewayError } from '../errors';
 
 /** The executable's path on PATH, or undefined. */
 export function findOnPath(command: string, env: NodeJS.ProcessEnv): string | undefined {
@@ -25,26 +26,51 @@ export function findOnPath(command: string, env: NodeJS.ProcessEnv): string | un
 
 export class CliMissingError extends Error {}
 
+/** The CLI's path, or the error that says it is not installed. */
+export function cliProgram(command: string, env: NodeJS.ProcessEnv): string {
+  const bin = findOnPath(command, env);
+  if (!bin)
+    throw new CliMissingError(
+      `Cannot continue this session: the "${command}" command is not installed (not found on PATH)`,
+    );
+  return bin;
+}
+
+/**
+ * The folder a continue runs in: the session's working folder as the catalog showed it when the
+ * person adopted it (never re-read from the transcript), and it must still exist.
+ */
+export function continueFolder(cwd: string | null): string {
+  if (!cwd)
+    throw new GatewayError(
+      'unavailable',
+      'Cannot continue this session: its working folder was not recorded when it was adopted (adopt it again from the catalog)',
+    );
+  let dir = false;
+  try {
+    dir = path.isAbsolute(cwd) && fs.statSync(cwd).isDirectory();
+  } catch {
+    dir = false;
+  }
+  if (!dir)
+    throw new GatewayError('unavailable', `Cannot continue this session: its folder ${cwd} does not exist`);
+  return cwd;
+}
+
 const OUTPUT_CAP = 256 * 1024;
 
 export function runCli(
-  cmd: ContinueCommand,
-  opts: { env: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number },
+  program: string,
+  args: string[],
+  opts: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs?: number },
 ): Promise<{ stdout: string }> {
-  const bin = findOnPath(cmd.command, opts.env);
-  if (!bin) {
-    return Promise.reject(
-      new CliMissingError(
-        `Cannot continue this session: the "${cmd.command}" command is not installed (not found on PATH)`,
-      ),
-    );
-  }
+  const name = path.basename(program);
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, cmd.args, {
+    const child = spawn(program, args, {
       shell: false,
       env: opts.env,
       stdio: ['ignore', 'pipe', 'pipe'],
-      ...(opts.cwd && fs.existsSync(opts.cwd) ? { cwd: opts.cwd } : {}),
+      cwd: opts.cwd,
     });
     let stdout = '';
     let stderr = '';
@@ -57,7 +83,7 @@ export function runCli(
     const timer = setTimeout(() => child.kill('SIGTERM'), opts.timeoutMs ?? 30 * 60 * 1000);
     child.on('error', (err) => {
       clearTimeout(timer);
-      reject(new Error(`Cannot run "${cmd.command}": ${err.message}`));
+      reject(new Error(`Cannot run "${name}": ${err.message}`));
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
@@ -65,7 +91,7 @@ export function runCli(
       else {
         const why = signal ? `was stopped by ${signal}` : `exited with code ${String(code)}`;
         const tail = stderr.trim().split('\n').slice(-3).join(' ').slice(0, 500);
-        reject(new Error(`"${cmd.command}" ${why}${tail ? `: ${tail}` : ''}`));
+        reject(new Error(`"${name}" ${why}${tail ? `: ${tail}` : ''}`));
       }
     });
   });

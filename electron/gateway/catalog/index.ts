@@ -7,9 +7,10 @@ import os from 'node:os';
 import type Database from 'better-sqlite3';
 import { notFound } from '../errors';
 import { realScheduler, type Cancel, type Scheduler } from '../scheduler';
+import type { Consent } from '../trust/consent';
 import type { Catalog, CatalogEntry, CatalogProvider, Logger, SessionState, Sessions } from '../types';
 import { adoptedKey, createAdopt } from './adopt';
-import { runCli } from './continue';
+import { cliProgram, continueFolder, runCli } from './continue';
 import { isNotFound, nodeFs, type CatalogFs } from './kit/fsio';
 import type { SqliteOpener } from './kit/sqlite';
 import { createLinkRepo, type Link } from './links';
@@ -17,6 +18,7 @@ import { createMonitor, type MonitorOwnership } from './monitor';
 import type { Located, ProviderModule, ProviderSource, VisibleMessage } from './provider';
 import { PROVIDER_MODULES } from './providers';
 import { resolveCatalogRoots, type RootsById } from './roots';
+import { checkThreadId, guardSource } from './thread-ids';
 import { betterSqliteOpener } from './sqlite';
 
 export { ADOPTING_WATCHER, adoptedKey } from './adopt';
@@ -62,6 +64,8 @@ export interface CatalogDeps {
   onUpstreamMessages?(link: Link, messages: VisibleMessage[]): void;
   /** Addition: the monitor checks only the links of sessions this gateway runs (default: all). */
   ownership?: MonitorOwnership;
+  /** Addition: the person's consent to a continue command (default: none asked, trusted). */
+  confirm?: Consent['confirm'];
 }
 
 export type CatalogService = Catalog & {
@@ -83,7 +87,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
   const providers = new Map<string, { module: ProviderModule; source: ProviderSource; root: string }>();
   for (const m of modules) {
     const root = roots[m.id]!;
-    providers.set(m.id, { module: m, source: m.open(root, io), root });
+    providers.set(m.id, { module: m, source: guardSource(m, m.open(root, io)), root });
   }
   const monitor = createMonitor({
     links,
@@ -179,14 +183,27 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     if (!link)
       throw notFound(`Unknown sessionKey: ${sessionKey} (not an adopted session with an upstream link)`);
     const p = providers.get(link.provider);
-    const cmd = p?.source.continueCommand?.(link.threadId, text);
+    // Checked again here: a link may come from before ids were checked, or from another gateway.
+    const cmd = p?.source.continueCommand?.(checkThreadId(p.module, link.threadId), text);
     if (!p || !cmd)
       throw new Error(
         `Continue in Sightline is not available for ${link.provider} sessions yet: continue it in ${p?.module.label ?? link.provider} itself`,
       );
+    const env = deps.env ?? process.env;
+    const program = cliProgram(cmd.command, env);
+    const cwd = continueFolder(link.cwd);
+    // The person allows this CLI in this folder for this session once (the text changes each time).
+    await deps.confirm?.(
+      {
+        kind: 'continue',
+        title: `Continue the ${p.module.label} session "${deps.sessions.get(sessionKey)?.label ?? link.threadId}" with its CLI`,
+        command: { program, args: cmd.args, cwd },
+        sessionKey,
+      },
+      { remember: `continue:${sessionKey}:${program}:${cwd}` },
+    );
     rememberOwnText(sessionKey, text);
-    const cwd = p.source.find(link.threadId)?.entry.cwd;
-    const { stdout } = await runCli(cmd, { env: deps.env ?? process.env, ...(cwd ? { cwd } : {}) });
+    const { stdout } = await runCli(program, cmd.args, { env, cwd });
     const at = deps.now();
     const messages: ImportedMessage[] = [{ role: 'user', actorType: 'human', text, createdAt: at }];
     if (stdout.trim())

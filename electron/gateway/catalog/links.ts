@@ -13,6 +13,8 @@ export interface Link {
   threadId: string;
   hostId: string;
   ref: SourceRef;
+  /** The session's working folder as shown at adoption (null: none was known). */
+  cwd: string | null;
   sourceHash: string;
   generation: number;
   offset: number;
@@ -28,6 +30,7 @@ interface LinkRowDb {
   thread_id: string;
   host_id: string;
   source_ref: string;
+  cwd: string | null;
   source_hash: string;
   generation: number;
   marker_offset: number;
@@ -44,6 +47,7 @@ function toLink(r: LinkRowDb): Link {
     threadId: r.thread_id,
     hostId: r.host_id,
     ref: JSON.parse(r.source_ref) as SourceRef,
+    cwd: r.cwd,
     sourceHash: r.source_hash,
     generation: r.generation,
     offset: r.marker_offset,
@@ -75,8 +79,8 @@ export interface MarkerFields {
 }
 
 export function createLinkRepo(db: Database.Database) {
-  const cols = `session_key, provider, thread_id, host_id, source_ref, source_hash, generation, marker_offset, marker_inode,
-    marker_json, scan_state, missing_streak`;
+  const cols = `session_key, provider, thread_id, host_id, source_ref, cwd, source_hash, generation, marker_offset,
+    marker_inode, marker_json, scan_state, missing_streak`;
   const getStmt = db.prepare(`SELECT ${cols} FROM catalog_upstream_links WHERE session_key = ?`);
   const watchedStmt = db.prepare(
     `SELECT ${cols} FROM catalog_upstream_links l
@@ -84,11 +88,11 @@ export function createLinkRepo(db: Database.Database) {
      ORDER BY provider, session_key`,
   );
   const upsertStmt = db.prepare(
-    `INSERT INTO catalog_upstream_links (session_key, provider, thread_id, host_id, source_ref, source_hash, generation,
+    `INSERT INTO catalog_upstream_links (session_key, provider, thread_id, host_id, source_ref, cwd, source_hash, generation,
        marker_offset, marker_inode, marker_json, scan_state, missing_streak, last_scanned_at, created_at, updated_at)
-     VALUES (@sessionKey, @provider, @threadId, @hostId, @ref, @sourceHash, @generation, @offset, @inode, @markerJson, NULL, 0, NULL, @now, @now)
+     VALUES (@sessionKey, @provider, @threadId, @hostId, @ref, @cwd, @sourceHash, @generation, @offset, @inode, @markerJson, NULL, 0, NULL, @now, @now)
      ON CONFLICT (session_key) DO UPDATE SET provider = excluded.provider, thread_id = excluded.thread_id,
-       host_id = excluded.host_id, source_ref = excluded.source_ref, source_hash = excluded.source_hash,
+       host_id = excluded.host_id, source_ref = excluded.source_ref, cwd = excluded.cwd, source_hash = excluded.source_hash,
        generation = excluded.generation, marker_offset = excluded.marker_offset, marker_inode = excluded.marker_inode,
        marker_json = excluded.marker_json, scan_state = NULL, missing_streak = 0, last_scanned_at = NULL,
        updated_at = excluded.updated_at`,

@@ -103,10 +103,18 @@ export interface ProviderModule {
   id: CatalogProvider;
   /** The tool's name for people ("Claude Code"). */
   label: string;
+  /**
+   * The shape of this tool's session ids. Ids come from file names and transcript rows, so they
+   * are data from outside: one that does not match is never listed, adopted or handed to the CLI.
+   */
+  threadId: RegExp;
   /** Where the tool keeps its sessions, with its own environment overrides. */
   defaultRoot(env: NodeJS.ProcessEnv, home: string): string;
   open(root: string, io: ProviderIo): ProviderSource;
 }
+
+/** A lower-case or upper-case UUID, as Claude Code, Codex and Pi name their sessions. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A text that starts with '-' must not be read as an option of the CLI. */
 export function cliText(text: string): string[] {

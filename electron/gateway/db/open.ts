@@ -19,6 +19,7 @@ export interface OpenOptions {
 export function openDatabase(dataDir: string, opts: OpenOptions = {}): Db {
   // Transcripts and provider keys live here: readable by this user only.
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodQuietly(dataDir, 0o700); // also a folder that existed with looser bits
   const file = path.join(dataDir, DB_FILE);
   let db: Db | undefined;
   try {
@@ -50,13 +51,16 @@ export function applyPragmas(db: Db): void {
   db.pragma('busy_timeout = 5000');
 }
 
-/** Best effort (some file systems ignore modes): the database file and its WAL are 0600. */
+/** The database file and its WAL are 0600. */
 function restrictToOwner(file: string): void {
-  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
-    try {
-      if (fs.existsSync(f)) fs.chmodSync(f, 0o600);
-    } catch {
-      // Not fatal: a shared or exotic file system may refuse chmod.
-    }
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) chmodQuietly(f, 0o600);
+}
+
+/** Best effort: some file systems ignore modes or refuse chmod; that is not fatal. */
+function chmodQuietly(file: string, mode: number): void {
+  try {
+    if (fs.existsSync(file)) fs.chmodSync(file, mode);
+  } catch {
+    // A shared or exotic file system: the modes are what they are.
   }
 }

@@ -88,7 +88,11 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
       const session = knownSession(deps, requireString(args, 'sessionKey'));
       const message = requireString(args, 'message', MESSAGE_MAX_CHARS);
       const watch = optionalBoolean(args, 'watch');
-      await deps.messages.deliver(session.key, message, { type: 'agent', id: ctx.caller });
+      // Into an adopted session this waits for the person (a permission request) and fails with
+      // `declined by the person` when they say no.
+      await deps.messages.deliver(session.key, message, { type: 'agent', id: ctx.caller }, undefined, {
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      });
       // Registered only after a successful dispatch, on the session that actually received it
       // (watching oneself is refused by registerWatch: watched false).
       const watched = watch === true ? deps.state.registerWatch(ctx.caller, session.key) : false;

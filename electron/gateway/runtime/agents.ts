@@ -1,4 +1,6 @@
-// Configured agents. Agent `main` exists by default, with main session `agent:main:main`.
+// Configured agents. Agent `main` exists by default, with main session `agent:main:main`. The API
+// key is sealed at rest (trust/secrets.ts); a base URL must be one a key may go to, and a change of
+// the key's destination needs the key again (trust/base-url.ts).
 import {
   AGENT_ID_PATTERN,
   mainKeyFor,
@@ -7,7 +9,10 @@ import {
 } from '../../../shared/session-keys';
 import type { Db } from '../db/open';
 import type { Transactions } from '../db/transactions';
-import type { AgentConfig, ProviderId, Sessions } from '../types';
+import { invalidArgument } from '../errors';
+import { baseUrlProblem, keyDestination } from '../trust/base-url';
+import type { Secrets } from '../trust/secrets';
+import type { AgentConfig, Logger, ProviderId, Sessions } from '../types';
 
 interface AgentDbRow {
   id: string;
@@ -25,12 +30,28 @@ export const DEFAULT_SYSTEM_PROMPT =
   'Role: coordinator. You supervise a fleet of sessions. Split work into sub-agents with sessions_spawn, ' +
   'and when a stale-state notice arrives, call session_status with its changesSince before acting.';
 
-function toConfig(r: AgentDbRow): AgentConfig {
+/** What the Settings form changes (the agents:save channel): only the fields it names. */
+export interface AgentChanges {
+  id: string;
+  name?: string;
+  provider?: ProviderId;
+  model?: string;
+  baseUrl?: string;
+  /** A new key; never returned. */
+  apiKey?: string;
+  clearApiKey?: boolean;
+  systemPrompt?: string;
+  heartbeatSeconds?: number;
+}
+
+function toConfig(r: AgentDbRow, open: (stored: string) => string): AgentConfig {
+  const settings = JSON.parse(r.provider_settings) as Record<string, string>;
+  if (settings.apiKey) settings.apiKey = open(settings.apiKey);
   return {
     id: r.id,
     name: r.name,
     provider: r.provider,
-    providerSettings: JSON.parse(r.provider_settings) as Record<string, string>,
+    providerSettings: settings,
     systemPrompt: r.system_prompt,
     heartbeatSeconds: r.heartbeat_seconds,
     mainKey: r.main_key,
@@ -39,11 +60,12 @@ function toConfig(r: AgentDbRow): AgentConfig {
 
 export type AgentStore = ReturnType<typeof createAgentStore>;
 
-export function createAgentStore(db: Db, now: () => number) {
+export function createAgentStore(db: Db, now: () => number, secrets: Secrets, logger?: Logger) {
   const s = {
     list: db.prepare<[], AgentDbRow>(`SELECT * FROM agents ORDER BY id`),
     get: db.prepare<[string], AgentDbRow>(`SELECT * FROM agents WHERE id = ?`),
     byMainKey: db.prepare<[string], { id: string }>(`SELECT id FROM agents WHERE main_key = ?`),
+    setSettings: db.prepare(`UPDATE agents SET provider_settings = ? WHERE id = ?`),
     upsert: db.prepare(
       `INSERT INTO agents (id, name, provider, provider_settings, system_prompt, heartbeat_seconds, main_key, created_at, updated_at)
        VALUES (@id, @name, @provider, @settings, @systemPrompt, @heartbeatSeconds, @mainKey, @now, @now)
@@ -52,6 +74,18 @@ export function createAgentStore(db: Db, now: () => number) {
          heartbeat_seconds = excluded.heartbeat_seconds, main_key = excluded.main_key, updated_at = excluded.updated_at`,
     ),
   };
+  const open = (stored: string): string => {
+    try {
+      return secrets.open(stored);
+    } catch (err) {
+      logger?.warn('agents: an API key cannot be unsealed; enter it again in Settings', {
+        error: String(err),
+      });
+      return '';
+    }
+  };
+  const sealed = (settings: Record<string, string>) =>
+    JSON.stringify(settings.apiKey ? { ...settings, apiKey: secrets.seal(settings.apiKey) } : settings);
   const mainKeys = new Set<string>();
   const refresh = () => {
     mainKeys.clear();
@@ -59,10 +93,10 @@ export function createAgentStore(db: Db, now: () => number) {
   };
 
   const store = {
-    list: (): AgentConfig[] => s.list.all().map(toConfig),
+    list: (): AgentConfig[] => s.list.all().map((r) => toConfig(r, open)),
     get: (id: string): AgentConfig | undefined => {
       const r = s.get.get(id.toLowerCase());
-      return r ? toConfig(r) : undefined;
+      return r ? toConfig(r, open) : undefined;
     },
     isMainKey: (key: string): boolean => mainKeys.has(key),
     save(input: Partial<AgentConfig> & { id: string }): AgentConfig {
@@ -81,6 +115,8 @@ export function createAgentStore(db: Db, now: () => number) {
       for (const [k, v] of Object.entries(settings)) {
         if (typeof v !== 'string') throw new Error(`provider setting "${k}" must be a string`);
       }
+      const problem = settings.baseUrl?.trim() ? baseUrlProblem(settings.baseUrl.trim()) : undefined;
+      if (problem) throw invalidArgument(problem);
       const mainKey = input.mainKey
         ? normalizeSessionKey(input.mainKey)
         : (current?.mainKey ?? mainKeyFor(id));
@@ -89,7 +125,7 @@ export function createAgentStore(db: Db, now: () => number) {
         id,
         name: input.name ?? current?.name ?? id,
         provider,
-        settings: JSON.stringify(settings),
+        settings: sealed(settings),
         systemPrompt: input.systemPrompt ?? current?.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
         heartbeatSeconds,
         mainKey,
@@ -97,6 +133,14 @@ export function createAgentStore(db: Db, now: () => number) {
       });
       refresh();
       return store.get(id)!;
+    },
+    /** Seals keys stored before a keyring was available (start-up). */
+    resealAll(): void {
+      for (const r of s.list.all()) {
+        const settings = JSON.parse(r.provider_settings) as Record<string, string>;
+        if (settings.apiKey && secrets.needsSealing(settings.apiKey))
+          s.setSettings.run(sealed({ ...settings, apiKey: open(settings.apiKey) }), r.id);
+      }
     },
     ensureDefault(): AgentConfig {
       return (
@@ -126,7 +170,7 @@ export function createAgentsService(deps: {
       if (!sessions.get(agent.mainKey)) sessions.create({ key: agent.mainKey, label: label(agent) });
       return agent;
     });
-  return {
+  const service = {
     list: () => agents.list(),
     get: (id: string) => agents.get(id),
     save(cfg: Partial<AgentConfig> & { id: string }): AgentConfig {
@@ -137,6 +181,41 @@ export function createAgentsService(deps: {
       deps.heartbeats.refresh();
       return saved;
     },
+    /**
+     * The person's changes from Settings: only the named fields change. The stored key stays only
+     * while its destination does: a base URL (or provider) that sends it to another host needs the
+     * key again, or its removal.
+     */
+    update(c: AgentChanges): AgentConfig {
+      const id = c.id.toLowerCase();
+      const current = agents.get(id);
+      const settings: Record<string, string> = { ...current?.providerSettings };
+      if (c.model !== undefined) settings.model = c.model;
+      if (c.baseUrl !== undefined) settings.baseUrl = c.baseUrl;
+      const provider = c.provider ?? current?.provider ?? 'scripted';
+      const kept = settings.apiKey;
+      if (c.apiKey !== undefined && c.apiKey !== '') settings.apiKey = c.apiKey;
+      else if (c.clearApiKey) settings.apiKey = '';
+      else if (
+        kept &&
+        current &&
+        keyDestination(provider, settings.baseUrl) !==
+          keyDestination(current.provider, current.providerSettings.baseUrl)
+      ) {
+        const to = keyDestination(provider, settings.baseUrl) ?? 'another host';
+        throw invalidArgument(
+          `The API key would now go to ${to}: enter the API key again for it (or remove the key)`,
+        );
+      }
+      return service.save({
+        id,
+        providerSettings: settings,
+        ...(c.name !== undefined ? { name: c.name } : {}),
+        ...(c.provider !== undefined ? { provider: c.provider } : {}),
+        ...(c.systemPrompt !== undefined ? { systemPrompt: c.systemPrompt } : {}),
+        ...(c.heartbeatSeconds !== undefined ? { heartbeatSeconds: c.heartbeatSeconds } : {}),
+      });
+    },
     /** Agent `main` and its main session exist by default. */
     ensureDefault: () =>
       withMainSession(
@@ -144,4 +223,5 @@ export function createAgentsService(deps: {
         () => 'Main',
       ),
   };
+  return service;
 }

@@ -1,15 +1,26 @@
 // Where a message to a session goes. Adopted sessions get it upstream (the catalog's CLI
 // continuation), ACP children as a prompt; a native session takes it into its transcript and
 // starts its turn. The person's composer (human.send) and an agent's sessions_send both come here.
+// An agent's message into an adopted session runs the upstream CLI for it, so it waits for the
+// person's yes (a permission request in the inbox); the person's own send needs none.
 // A session another gateway runs is refused before anything is written (that gateway runs its
 // turns; one sharing the database never answers for it).
 import { parseSessionKey } from '../../../shared/session-keys';
 import type { Transactions } from '../db/transactions';
+import { GatewayError } from '../errors';
 import { NotOwnerError } from '../ownership';
+import { DECLINED } from '../trust/consent';
 import type { TranscriptStore } from '../sessions/transcripts';
 import type { GatewayEvent } from '../types';
 import type { AcpSessions } from './acp/sessions';
+import { nextPermissionId, type Permissions } from './permissions';
 import type { TurnEngine } from './turns';
+
+const SEND_OPTIONS = [
+  { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+  { optionId: 'decline', name: 'Decline', kind: 'reject_once' },
+];
+const PREVIEW_CHARS = 300;
 
 export interface Sender {
   type: 'agent' | 'human';
@@ -22,6 +33,7 @@ export interface MessagesDeps {
   transcripts: TranscriptStore;
   engine: TurnEngine;
   acp: Pick<AcpSessions, 'deliver'>;
+  permissions: Permissions;
   /** The catalog's continuation of an adopted session upstream. */
   continueUpstream: (sessionKey: string, text: string) => Promise<void>;
   /** Whether this gateway runs the session (ownership.owns). */
@@ -32,9 +44,38 @@ export type Messages = ReturnType<typeof createMessages>;
 
 export function createMessages(deps: MessagesDeps) {
   /** The channel of a session that is not native, after delivering there; undefined for native. */
-  const external = async (key: string, text: string, from: Sender): Promise<string | undefined> => {
+  /** Resolves when the person allowed the agent's send; throws `declined by the person` otherwise. */
+  const askToSend = async (key: string, text: string, agent: string, signal?: AbortSignal) => {
+    const id = nextPermissionId('send');
+    const withdraw = () => deps.permissions.withdraw(id);
+    signal?.addEventListener('abort', withdraw, { once: true });
+    const tool = parseSessionKey(key).rest.split(':')[1] ?? 'upstream';
+    const preview = text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
+    try {
+      const asked = deps.permissions.ask({
+        id,
+        sessionKey: key,
+        requestedBy: agent,
+        title: `${agent} wants to send a message into this session (runs the ${tool} CLI): "${preview}"`,
+        options: SEND_OPTIONS,
+      });
+      if (signal?.aborted) withdraw();
+      const answer = await asked;
+      if (!answer?.kind.startsWith('allow')) throw new GatewayError('forbidden', DECLINED);
+    } finally {
+      signal?.removeEventListener('abort', withdraw);
+    }
+  };
+
+  const external = async (
+    key: string,
+    text: string,
+    from: Sender,
+    signal?: AbortSignal,
+  ): Promise<string | undefined> => {
     const kind = parseSessionKey(key).kind;
     if (kind === 'adopted') {
+      if (from.type === 'agent') await askToSend(key, text, from.id, signal);
       await deps.continueUpstream(key, text);
       return 'desktop';
     }
@@ -53,9 +94,10 @@ export function createMessages(deps: MessagesDeps) {
       text: string,
       from: Sender,
       alongside?: (externalChannel: string | undefined) => void,
+      opts: { signal?: AbortSignal } = {},
     ): Promise<string | undefined> {
       if (!deps.owns(key)) throw new NotOwnerError(key);
-      const channel = await external(key, text, from);
+      const channel = await external(key, text, from, opts.signal);
       deps.tx.run(() => {
         if (channel === undefined) {
           const m = deps.transcripts.append(key, {

@@ -26,7 +26,7 @@ export interface SpawnRequest {
   /** The parent that watches the child (its cursor is seeded at `child_spawned`). */
   parentKey?: string;
   label?: string;
-  /** ACP only: the profile id or name (default: the first profile). */
+  /** ACP only: the profile id or name (default: the first profile; an agent's: the first it may start). */
   profile?: string;
   timeoutMs?: number;
 }
@@ -56,9 +56,12 @@ export type Spawner = ReturnType<typeof createSpawner>;
 export function createSpawner(deps: SpawnDeps) {
   const { tx, emit } = deps;
   return {
-    /** Throws (writing nothing) when the child cannot be made, e.g. an unknown ACP profile. */
+    /**
+     * Throws (writing nothing) when the child cannot be made: an unknown ACP profile, or one an
+     * agent may not start (`profile "<id>" is not allowed for agents`).
+     */
     spawn(req: SpawnRequest): Spawned {
-      const profile = req.runtime === 'acp' ? deps.acp.profileFor(req.profile) : undefined;
+      const profile = req.runtime === 'acp' ? deps.acp.profileFor(req.profile, req.from.type) : undefined;
       const childKey = childKeyFor(req.agentId, req.runtime, randomUUID().slice(0, 8));
       const runId = randomUUID();
       const label =

@@ -2,6 +2,7 @@
 import type { GatewayEvent } from '../../../shared/ipc';
 import { onReconnect, subscribe } from './api';
 import { useCatalog } from '../stores/catalog';
+import { useConsent } from '../stores/consent';
 import { useFleet } from '../stores/fleet';
 import { useInbox } from '../stores/inbox';
 import { usePermissions } from '../stores/permissions';
@@ -17,6 +18,7 @@ export function applyAll(events: GatewayEvent[]): void {
   useInbox.getState().applyEvents(events);
   usePermissions.getState().applyEvents(events);
   useCatalog.getState().applyEvents(events);
+  useConsent.getState().applyEvents(events);
 }
 
 /** Re-read everything that is open (after a reconnect). */
@@ -25,6 +27,7 @@ export async function reloadAll(): Promise<void> {
     useFleet.getState().load(),
     useInbox.getState().load(),
     usePermissions.getState().load(),
+    useConsent.getState().load(),
   ]);
   const key = useTranscript.getState().key;
   if (key) {

@@ -1,4 +1,5 @@
 import { useCatalog } from './catalog';
+import { useConsent } from './consent';
 import { useDatabase } from './database';
 import { useFleet } from './fleet';
 import { useInbox } from './inbox';
@@ -14,6 +15,7 @@ import { useWatchers } from './watchers';
 
 export {
   useCatalog,
+  useConsent,
   useDatabase,
   useFleet,
   useInbox,
@@ -32,6 +34,7 @@ export {
 export function resetStores(): void {
   for (const s of [
     useCatalog,
+    useConsent,
     useDatabase,
     useFleet,
     useInbox,

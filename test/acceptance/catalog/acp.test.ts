@@ -43,6 +43,8 @@ function open(envVars: Record<string, string> = {}): Gw {
     command: process.execPath,
     args: [AGENT, marker],
     env: envVars,
+    // Issue 14.3: agents may start only profiles allowed for agents.
+    allowAgents: true,
   });
   return gw;
 }

@@ -39,6 +39,7 @@ export const jotRules: RowRules = {
 export const jotProvider: ProviderModule = {
   id: JOT,
   label: 'Jot',
+  threadId: /^jot-\d{4}$/,
   defaultRoot: (env, home) => env.JOT_HOME || path.join(home, '.jot', 'sessions'),
   open(root, io) {
     function describe(file: string) {
@@ -79,7 +80,7 @@ export const jotProvider: ProviderModule = {
       ...jsonlSource({ rules: jotRules, fs: io.fs }),
       continueCommand: (threadId, text) => ({
         command: 'jot',
-        args: ['--session', threadId, ...cliText(text)],
+        args: [`--session=${threadId}`, ...cliText(text)],
       }),
     };
   },

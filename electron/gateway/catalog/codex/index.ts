@@ -1,8 +1,9 @@
 // Codex CLI as a catalog provider: rollouts under `$CODEX_HOME/sessions` (else
 // `~/.codex/sessions`), read from a byte offset; a rollout compressed to `.jsonl.zst` or moved to
-// `archived_sessions/` lives on; continued with `codex exec resume <id> <text>`.
+// `archived_sessions/` lives on; continued with `codex exec resume -- <id> <text>` (the rollout's
+// UUID and the text both after `--`, so neither is ever read as an option).
 import path from 'node:path';
-import { cliText, type ProviderModule } from '../provider';
+import { UUID, type ProviderModule } from '../provider';
 import { jsonlSource } from '../kit/jsonl-source';
 import { zstdHead, zstdSize } from '../kit/windows';
 import { codexCatalog, codexExistsElsewhere } from './discovery';
@@ -11,6 +12,7 @@ import { codexRules } from './rules';
 export const codexProvider: ProviderModule = {
   id: 'codex',
   label: 'Codex',
+  threadId: UUID,
   defaultRoot(env, home) {
     return path.join(env.CODEX_HOME || path.join(home, '.codex'), 'sessions');
   },
@@ -29,7 +31,7 @@ export const codexProvider: ProviderModule = {
       }),
       continueCommand: (threadId, text) => ({
         command: 'codex',
-        args: ['exec', 'resume', threadId, ...cliText(text)],
+        args: ['exec', 'resume', '--', threadId, text],
       }),
     };
   },

@@ -50,6 +50,8 @@ function outcome(prev: OcMarker, c: OcClassified): ProbeOutcome {
 export const opencodeProvider: ProviderModule = {
   id: 'opencode',
   label: 'OpenCode',
+  // `ses_` and OpenCode's identifier alphabet (a time part and a random base62 part).
+  threadId: /^ses_[0-9A-Za-z]{1,64}$/,
   defaultRoot(env, home) {
     const data = path.join(env.XDG_DATA_HOME || path.join(home, '.local', 'share'), 'opencode');
     // OPENCODE_DB names the database file (absolute, or relative to the data dir).

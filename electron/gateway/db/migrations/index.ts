@@ -7,8 +7,9 @@ import { migration004 } from './004-ui';
 import { migration005 } from './005-catalog-provider-ids';
 import { migration006 } from './006-search-preferences';
 import { migration007 } from './007-pending-index';
-import { migration008 } from './008-foreign-keys';
-import { migration009 } from './009-ownership';
+import { migration008 } from './008-trust';
+import { migration009 } from './009-foreign-keys';
+import { migration010 } from './010-ownership';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration007,
   migration008,
   migration009,
+  migration010,
 ];

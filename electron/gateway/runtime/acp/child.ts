@@ -63,7 +63,7 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
   ) {
     this.logger = opts.logger ?? consoleLogger;
     this.stderr = new TailBuffer(opts.stderrLimitBytes ?? 64 * 1024);
-    this.terminals = new TerminalManager(realRoot, opts.profile.env);
+    this.terminals = new TerminalManager(realRoot, opts.profile.env, opts.terminals);
     this.proc = spawn(command, opts.profile.args, {
       cwd: spawnCwd,
       env: { ...process.env, ...opts.profile.env },
@@ -96,6 +96,13 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
       throw new Error(`ACP working directory is not a directory: ${opts.cwd}`);
     const spawnCwd = opts.profile.cwd ? path.resolve(realRoot, opts.profile.cwd) : realRoot;
     const command = resolveCommand(opts.profile, spawnCwd);
+    // The person's consent to exactly this command line, before anything runs.
+    await opts.beforeSpawn?.({
+      program: command,
+      args: opts.profile.args,
+      cwd: spawnCwd,
+      env: opts.profile.env,
+    });
     const child = new AcpChild(opts, realRoot, command, spawnCwd);
     const budget = opts.startTimeoutMs ?? 30_000;
     let timer: NodeJS.Timeout | undefined;

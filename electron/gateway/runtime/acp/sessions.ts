@@ -6,20 +6,35 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { TerminalExitStatus } from '@agentclientprotocol/sdk';
 import { parseSessionKey } from '../../../../shared/session-keys';
 import { GatewayError, invalidArgument, notFound } from '../../errors';
 import type { TranscriptStore, NewMessage } from '../../sessions/transcripts';
-import type { AcpProfile, GatewayEvent, Logger, PermissionRequestView, RunInfo } from '../../types';
+import { describeCommand, type CommandLine, type Consent } from '../../trust/consent';
+import type { GatewayEvent, Logger, RunInfo } from '../../types';
 import type { SpawnInfo } from '../child-outcome';
+import type { Permissions } from '../permissions';
 import type { RunStore } from '../runs';
 import { AcpChild } from './child';
 import { AcpCommandNotFoundError, resolveCommand } from './command';
 import { closeAllAcpChildren } from './live-children';
-import type { AcpProfileStore } from './profile-store';
+import type { StoredAcpProfile } from './profile-store';
+import type { AcpProfiles } from './profiles';
 import type { AcpRunResult, AcpUpdate } from './types';
 
+/** The transcript line of an agent's terminal command: what ran, where, and how it ended. */
+function terminalText(root: string, c: CommandLine, end?: TerminalExitStatus | 'declined'): string {
+  const where = c.cwd && c.cwd !== root ? ` (in ${c.cwd})` : '';
+  const env = Object.keys(c.env ?? {});
+  const head = `$ ${describeCommand(c)}${where}${env.length ? ` [env: ${env.join(', ')}]` : ''}`;
+  if (end === undefined) return head;
+  if (end === 'declined') return `${head} → declined by the person`;
+  if (end.signal) return `${head} → killed by ${end.signal}`;
+  return `${head} → ${end.exitCode === null ? 'could not run' : `exit code ${end.exitCode}`}`;
+}
+
 interface Live {
-  profile: AcpProfile;
+  profile: StoredAcpProfile;
   cwd: string;
   child?: AcpChild;
   chain: Promise<unknown>;
@@ -35,7 +50,9 @@ export interface AcpSessionsDeps {
   emit: (e: GatewayEvent) => void;
   transcripts: TranscriptStore;
   runs: RunStore;
-  profiles: AcpProfileStore;
+  profiles: AcpProfiles;
+  permissions: Permissions;
+  consent: Consent;
   /** Where children without a configured working directory get one of their own. */
   workRoot: string;
   /** A spawned child's run ended: its outcome goes to the parent. */
@@ -49,10 +66,6 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
   const live = new Map<string, Live>();
   // After close() the database is gone: late callbacks from agent processes touch nothing.
   let closed = false;
-  const pending = new Map<
-    string,
-    { view: PermissionRequestView; settle: (optionId: string | undefined) => void }
-  >();
   // A child forgotten (its session reset or deleted) may still stream: that writes nothing.
   const current = (key: string, l: Live) => !closed && live.get(key) === l;
 
@@ -95,39 +108,52 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
   const ensureChild = async (key: string, l: Live): Promise<AcpChild> => {
     if (l.child) return l.child;
     fs.mkdirSync(l.cwd, { recursive: true });
+    const root = fs.realpathSync(l.cwd);
+    const note = (id: string, text: string) => {
+      flush(key, l);
+      append(key, l, { role: 'tool', actorType: 'agent', toolName: 'terminal', toolCallId: id, text });
+    };
     l.child = await AcpChild.start({
       profile: l.profile,
       cwd: l.cwd,
       logger: { warn: (m, f) => deps.logger.warn(`acp: ${m}`, { sessionKey: key, ...(f as object) }) },
       onUpdate: (u) => onUpdate(key, l, u),
-      onPermission: (req) =>
-        new Promise((resolve) => {
-          const view: PermissionRequestView = {
-            id: req.id,
-            sessionKey: key,
-            title: req.title,
-            options: req.options,
-            createdAt: deps.now(),
-          };
-          pending.set(req.id, {
-            view,
-            settle: (optionId) => {
-              pending.delete(req.id);
-              const option = req.options.find((o) => o.optionId === optionId);
-              const decision = option ? `${option.name} (${option.kind})` : 'rejected';
-              flush(key, l);
-              append(key, l, {
-                role: 'system',
-                actorType: 'human',
-                actorId: 'local-user',
-                text: `Permission "${req.title}": ${decision}`,
-              });
-              emit({ type: 'acp:permission-resolved', requestId: req.id, sessionKey: key, decision });
-              resolve(option ? { outcome: 'selected', optionId: option.optionId } : { outcome: 'cancelled' });
-            },
-          });
-          emit({ type: 'acp:permission', request: view });
-        }),
+      beforeSpawn: (command) => deps.profiles.confirmStart(l.profile, command, key),
+      terminals: {
+        ...(l.profile.askTerminal
+          ? {
+              approve: (command: CommandLine) =>
+                deps.consent
+                  .confirm({
+                    kind: 'terminal',
+                    title: `The agent of ${key} wants to run a terminal command`,
+                    command,
+                    sessionKey: key,
+                  })
+                  .catch((err: unknown) => {
+                    note('terminal', terminalText(root, command, 'declined'));
+                    throw err;
+                  }),
+            }
+          : {}),
+        started: (id, command) => note(id, terminalText(root, command)),
+        exited: (id, command, status) => note(id, terminalText(root, command, status)),
+      },
+      onPermission: async (req) => {
+        const option = await deps.permissions.ask(
+          { id: req.id, sessionKey: key, title: req.title, options: req.options },
+          (_option, decision) => {
+            flush(key, l);
+            append(key, l, {
+              role: 'system',
+              actorType: 'human',
+              actorId: 'local-user',
+              text: `Permission "${req.title}": ${decision}`,
+            });
+          },
+        );
+        return option ? { outcome: 'selected', optionId: option.optionId } : { outcome: 'cancelled' };
+      },
     });
     return l.child;
   };
@@ -181,15 +207,25 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
   };
 
   return {
-    /** The profile a spawn asks for (by id or name; the first one by default), ready to start. */
-    profileFor(name: string | undefined): AcpProfile {
-      const all = deps.profiles.list();
-      const profile = name ? (deps.profiles.get(name) ?? all.find((x) => x.name === name)) : all[0];
+    /**
+     * The profile a spawn asks for (by id or name; by default the first one, for an agent the
+     * first one allowed for agents), ready to start. Agents may start only profiles the person
+     * allowed for agents.
+     */
+    profileFor(name: string | undefined, by: 'agent' | 'human'): StoredAcpProfile {
+      const all = deps.profiles.stored.list();
+      const profile = name
+        ? (deps.profiles.stored.get(name) ?? all.find((x) => x.name === name))
+        : by === 'agent'
+          ? (all.find((x) => x.allowAgents) ?? all[0])
+          : all[0];
       if (!profile) {
         throw name
           ? notFound(`Unknown ACP profile: ${name}`)
           : invalidArgument('No ACP agent profile is configured (add one in Settings → ACP profiles)');
       }
+      if (by === 'agent' && !profile.allowAgents)
+        throw new GatewayError('forbidden', `profile "${profile.id}" is not allowed for agents`);
       try {
         resolveCommand(profile);
       } catch (err) {
@@ -200,7 +236,7 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
     },
 
     /** Starts the agent of a child the spawn service just committed, with its first prompt. */
-    start(key: string, profile: AcpProfile, task: string, spawn: SpawnInfo): void {
+    start(key: string, profile: StoredAcpProfile, task: string, spawn: SpawnInfo): void {
       const id = parseSessionKey(key).rest.slice('acp:'.length);
       const cwd = profile.cwd && path.isAbsolute(profile.cwd) ? profile.cwd : path.join(deps.workRoot, id);
       live.set(key, {
@@ -233,34 +269,18 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       return true;
     },
 
-    permissions: {
-      pending: (): PermissionRequestView[] => [...pending.values()].map((p) => p.view),
-      /** The person's answer; `undefined` rejects. */
-      respond(requestId: string, optionId: string | undefined): boolean {
-        const p = pending.get(requestId);
-        if (!p) return false;
-        if (optionId !== undefined && !p.view.options.some((o) => o.optionId === optionId)) {
-          throw invalidArgument(`Unknown permission option: ${optionId}`);
-        }
-        const reject = p.view.options.find((o) => o.kind === 'reject_once')?.optionId;
-        p.settle(optionId ?? reject);
-        return true;
-      },
-    },
-
     forget(key: string): void {
       const l = live.get(key);
       if (!l) return;
       live.delete(key);
       // Answered "rejected" for the agent; nothing is written for a session that is gone.
-      for (const p of [...pending.values()]) if (p.view.sessionKey === key) p.settle(undefined);
+      deps.permissions.withdrawSession(key);
       void l.child?.close();
     },
 
     /** Synchronous stop on gateway close: no child outlives the gateway. */
     closeAll(): Promise<void> {
       closed = true;
-      for (const p of [...pending.values()]) p.settle(undefined);
       for (const l of live.values()) l.child?.killNow();
       live.clear();
       return closeAllAcpChildren();

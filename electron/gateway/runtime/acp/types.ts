@@ -1,4 +1,6 @@
 import type { AcpProfile } from '../../../../shared/ipc/types';
+import type { CommandLine } from '../../trust/consent';
+import type { TerminalHooks } from './terminals';
 
 export type AcpToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
 
@@ -61,4 +63,8 @@ export interface AcpChildOptions {
   cancelGraceMs?: number;
   /** SIGTERM to SIGKILL delay on close (default 1.5 s). */
   killGraceMs?: number;
+  /** Runs with the exact command line before the process is spawned; throwing refuses the start. */
+  beforeSpawn?: (command: CommandLine) => Promise<void>;
+  /** The agent's terminal commands: the person's say and the transcript entries. */
+  terminals?: TerminalHooks;
 }

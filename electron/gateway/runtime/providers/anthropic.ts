@@ -18,6 +18,7 @@ import {
   runGuarded,
   streamFailure,
 } from './guard';
+import { DEFAULT_BASE_URL } from '../../trust/base-url';
 import { ModelProviderError } from './types';
 import type {
   ModelMessage,
@@ -40,7 +41,7 @@ export interface AnthropicSettings {
 }
 
 const LABEL = 'anthropic';
-const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+const ANTHROPIC_BASE_URL = DEFAULT_BASE_URL.anthropic!;
 const DEFAULT_MAX_TOKENS = 4096;
 /** Always passed explicitly: with no key the SDK would go looking in env vars and config files. */
 const PLACEHOLDER_KEY = 'sk-no-key';

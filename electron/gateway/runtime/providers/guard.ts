@@ -5,6 +5,7 @@
 // a turn forever. The guard below owns the AbortController handed to the SDK: it follows the
 // caller's signal, cuts a stream that goes quiet for `idleMs`, and remembers which of the two
 // fired so the failure is reported as what it was.
+import { baseUrlProblem } from '../../trust/base-url';
 import { ModelAbortedError, ModelProviderError } from './types';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -99,17 +100,13 @@ export async function runGuarded<T>(
   }
 }
 
-/** Settings come from a form: fail at creation, in words, rather than on the first turn. */
+/**
+ * Settings come from a form: fail at creation, in words, rather than on the first turn. The rules
+ * (valid http(s), plain http only to this machine) are trust/base-url.ts's.
+ */
 export function checkBaseUrl(label: string, url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new Error(`${label}: base URL "${url}" is not a valid URL`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new Error(`${label}: base URL "${url}" must start with http:// or https://`);
-  }
+  const problem = baseUrlProblem(url);
+  if (problem) throw new Error(`${label}: ${problem}`);
   return url;
 }
 

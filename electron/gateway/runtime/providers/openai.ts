@@ -17,6 +17,7 @@ import {
   runGuarded,
   streamFailure,
 } from './guard';
+import { DEFAULT_BASE_URL } from '../../trust/base-url';
 import { ModelProviderError } from './types';
 import type {
   ModelMessage,
@@ -38,7 +39,7 @@ export interface OpenAISettings {
 }
 
 const LABEL = 'openai';
-const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+const OPENAI_BASE_URL = DEFAULT_BASE_URL.openai!;
 /** The SDK refuses to build a client without a key; local servers ignore whatever is sent. */
 const PLACEHOLDER_KEY = 'sk-no-key';
 

@@ -1,4 +1,5 @@
-// A permission question from an ACP child: its title and the agent's own options as buttons.
+// A permission question from an ACP child (its title and the agent's own options as buttons), or
+// from an agent asking to send into an adopted upstream session (`requestedBy`).
 // Shown as a banner in the child's session view and as an item in the inbox; answering either
 // one answers both (the resolved push removes it everywhere).
 import type { PermissionRequestView } from '../../../../shared/ipc';
@@ -66,7 +67,18 @@ export function PermissionItem({ request }: { request: PermissionRequestView }) 
     >
       <div className="inbox-title" id={titleId}>
         <span className="badge permission">permission</span>{' '}
-        <strong className="mono">{shortKey(request.sessionKey)}</strong> asks:{' '}
+        {request.requestedBy ? (
+          <>
+            <strong className="mono" data-testid="permission-requested-by">
+              {shortKey(request.requestedBy)}
+            </strong>{' '}
+            asks about <strong className="mono">{shortKey(request.sessionKey)}</strong>:{' '}
+          </>
+        ) : (
+          <>
+            <strong className="mono">{shortKey(request.sessionKey)}</strong> asks:{' '}
+          </>
+        )}
         <span data-testid="permission-title">{request.title}</span>
       </div>
       <p className="small muted">Asked at {time(request.createdAt)}. Only you can answer it.</p>
@@ -99,7 +111,11 @@ export function PermissionBanner({ sessionKey }: { sessionKey: string }) {
           aria-label={`Permission request: ${r.title}`}
         >
           <div>
-            <strong>The agent asks for permission:</strong>{' '}
+            <strong>
+              {r.requestedBy
+                ? `${shortKey(r.requestedBy)} asks for permission:`
+                : 'The agent asks for permission:'}
+            </strong>{' '}
             <span data-testid="permission-title">{r.title}</span>
           </div>
           <Options request={r} />

@@ -1,7 +1,11 @@
 // Settings → ACP profiles: how the gateway starts an ACP agent (command, arguments, environment,
-// working directory). Validation is the gateway's: its envelope's message shows under the form.
+// working directory, who may start it). Validation is the gateway's: its envelope's message shows
+// under the form. Saving a new or changed command line asks the person to confirm it (a native
+// dialog in Electron, the consent prompt in browser mode). Environment values are secrets: the page
+// only ever sees them masked, and a masked line left as it was keeps the stored value.
 import { useEffect, useState } from 'react';
 import type { AcpProfileView, ArgsOf } from '../../../../shared/ipc';
+import { SECRET_MASK } from '../../../../shared/secrets';
 import { useProfiles } from '../../stores/profiles';
 import { errorMessage } from '../../lib/api';
 
@@ -38,6 +42,20 @@ export function parseEnv(text: string): { env: Record<string, string> } | { erro
   return { env };
 }
 
+/** Lines still showing the stored (masked) value keep it; the others are new values. */
+export function splitKept(
+  env: Record<string, string>,
+  shown: Record<string, string>,
+): { env: Record<string, string>; keepEnv: string[] } {
+  const fresh: Record<string, string> = {};
+  const keepEnv: string[] = [];
+  for (const [k, v] of Object.entries(env)) {
+    if (v.startsWith(SECRET_MASK) && shown[k] === v) keepEnv.push(k);
+    else fresh[k] = v;
+  }
+  return { env: fresh, keepEnv };
+}
+
 const envText = (env: Record<string, string>) =>
   Object.entries(env)
     .map(([k, v]) => `${k}=${v}`)
@@ -51,6 +69,8 @@ function ProfileForm({ profile, onDone }: { profile?: AcpProfileView; onDone(): 
   const [args, setArgs] = useState(profile?.args.join('\n') ?? '');
   const [env, setEnv] = useState(envText(profile?.env ?? {}));
   const [cwd, setCwd] = useState(profile?.cwd ?? '');
+  const [allowAgents, setAllowAgents] = useState(profile?.allowAgents ?? false);
+  const [askTerminal, setAskTerminal] = useState(profile?.askTerminal ?? false);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const f = (field: string) => `acp-${profile?.id ?? 'new'}-${field}`;
@@ -59,13 +79,17 @@ function ProfileForm({ profile, onDone }: { profile?: AcpProfileView; onDone(): 
   const submit = async () => {
     const parsedEnv = parseEnv(env);
     if ('error' in parsedEnv) return setError(parsedEnv.error);
+    const split = splitKept(parsedEnv.env, profile?.env ?? {});
     const input: ArgsOf<'acp:profiles:save'> = {
       id: effectiveId,
       name,
       command,
       args: parseArgs(args),
-      env: parsedEnv.env,
+      env: split.env,
+      ...(split.keepEnv.length ? { keepEnv: split.keepEnv } : {}),
       cwd: cwd.trim(),
+      allowAgents,
+      askTerminal,
     };
     setSaving(true);
     setError(null);
@@ -150,6 +174,27 @@ function ProfileForm({ profile, onDone }: { profile?: AcpProfileView; onDone(): 
         placeholder="empty: a fresh directory per child under the data directory"
         onChange={(e) => setCwd(e.target.value)}
       />
+      <span>Who and how</span>
+      <div className="profile-flags">
+        <label>
+          <input
+            type="checkbox"
+            data-testid="acp-profile-allow-agents"
+            checked={allowAgents}
+            onChange={(e) => setAllowAgents(e.target.checked)}
+          />
+          Agents may start it (sessions_spawn); otherwise only you can
+        </label>
+        <label>
+          <input
+            type="checkbox"
+            data-testid="acp-profile-ask-terminal"
+            checked={askTerminal}
+            onChange={(e) => setAskTerminal(e.target.checked)}
+          />
+          Ask me before every terminal command it runs
+        </label>
+      </div>
       {error && (
         <p className="form-error" role="alert" data-testid="acp-profile-error">
           {error}
@@ -184,6 +229,10 @@ function ProfileCard({ profile, onEdit }: { profile: AcpProfileView; onEdit(): v
       <div className="muted small">
         {envNames.length ? `env: ${envNames.join(', ')}` : 'no extra environment'} ·{' '}
         {profile.cwd ? <span className="mono">{profile.cwd}</span> : 'own directory per child'}
+      </div>
+      <div className="muted small" data-testid="acp-profile-card-flags">
+        {profile.allowAgents ? 'agents may start it' : 'only you can start it'}
+        {profile.askTerminal ? ' · asks before every terminal command' : ''}
       </div>
       {error && (
         <p className="form-error" role="alert">
@@ -239,7 +288,9 @@ export function AcpProfiles() {
       <h2>ACP profiles</h2>
       <p className="muted">
         Agents that speak the Agent Client Protocol, started by the gateway when a coordinator spawns a child
-        with <code>runtime: &quot;acp&quot;</code> and a profile id. Their permission questions come to you.
+        with <code>runtime: &quot;acp&quot;</code> and a profile id (only profiles you allow for agents).
+        Their permission questions come to you, and a new or changed command line runs only after you confirm
+        it.
       </p>
       {loadError && (
         <p className="form-error" role="alert">

@@ -5,6 +5,7 @@ import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
 import { AcpProfiles } from './AcpProfiles';
 import { Retention } from './Retention';
+import { SecretStorage } from './SecretStorage';
 import { Backups } from './Backups';
 import { Appearance } from './Appearance';
 
@@ -84,7 +85,7 @@ function AgentForm({ agent }: { agent: AgentView }) {
           onChange={(e) => setApiKey(e.target.value)}
         />
         <span className="small muted" data-testid="agent-has-key">
-          {agent.hasApiKey ? 'key stored' : 'no key'}
+          {agent.hasApiKey ? `key stored${agent.apiKeyHint ? ` (…${agent.apiKeyHint})` : ''}` : 'no key'}
         </span>
         {agent.hasApiKey && (
           <button
@@ -141,8 +142,9 @@ export function Settings() {
       <h1>Settings</h1>
       <p className="muted">
         Agents: model provider, model, base URL, API key (stored by the gateway, never shown), system prompt,
-        heartbeat.
+        heartbeat. A base URL on another host needs the API key again; plain http is for this machine only.
       </p>
+      <SecretStorage />
       {loaded && agents.length === 0 && <p className="empty-note">No agents configured yet.</p>}
       {agents.map((a) => (
         <AgentForm key={`${a.id}:${a.hasApiKey}`} agent={a} />

@@ -24,8 +24,8 @@ INSERT INTO sqlite_sequence (name, seq) SELECT '${to}', seq FROM sqlite_sequence
 const SESSION = `REFERENCES sessions (key) ON DELETE CASCADE`;
 const HAS_SESSION = (col: string) => `${col} IN (SELECT key FROM sessions)`;
 
-export const migration008: Migration = {
-  version: 8,
+export const migration009: Migration = {
+  version: 9,
   name: 'foreign-keys',
   up: `
 DELETE FROM sessions WHERE EXISTS (

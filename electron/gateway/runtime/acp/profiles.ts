@@ -1,0 +1,92 @@
+// `gateway.acp.profiles`: the profile store with the person's consent. A profile saved through the
+// in-process contract is trusted code's decision and counts as confirmed; one proposed through the
+// app (`propose`: Settings, the registry) is stored only once the person allowed its exact command
+// line, and again whenever that changes or agents are newly allowed to start it. Before an agent
+// process starts, its revision must have been allowed (older profiles are asked for then).
+import type { Consent, CommandLine } from '../../trust/consent';
+import type { AcpProfile } from '../../types';
+import { AcpCommandNotFoundError, resolveCommand } from './command';
+import { sameCommandLine, type AcpProfileStore, type StoredAcpProfile } from './profile-store';
+
+export type AcpProfiles = ReturnType<typeof createAcpProfiles>;
+
+const consentKey = (p: StoredAcpProfile) => `acp-profile:${p.id}:${p.rev}`;
+
+function title(p: AcpProfile): string {
+  return `Run the ACP agent "${p.name}"${p.allowAgents ? ' (agents may start it too)' : ''}`;
+}
+
+/** The program as it will run: resolved on PATH when it can be, else as written. */
+function programOf(p: AcpProfile): string {
+  try {
+    return resolveCommand(p);
+  } catch (err) {
+    if (err instanceof AcpCommandNotFoundError) return p.command;
+    throw err;
+  }
+}
+
+export function createAcpProfiles(deps: { store: AcpProfileStore; consent: Consent }) {
+  const { store, consent } = deps;
+  const remember = (saved: StoredAcpProfile) =>
+    consent.remember(consentKey(saved), `${saved.command} ${saved.args.join(' ')}`);
+
+  /** The contract's view: what was stored, without the internal revision. */
+  const plain = ({
+    rev: _rev,
+    ...p
+  }: StoredAcpProfile): AcpProfile & { allowAgents: boolean; askTerminal: boolean } => p;
+
+  return {
+    list: () => store.list().map(plain),
+    get: (id: string) => {
+      const p = store.get(id);
+      return p ? plain(p) : undefined;
+    },
+    remove: store.remove,
+    resealAll: store.resealAll,
+    /** For the runtime: profiles with their revision. */
+    stored: { list: store.list, get: store.get },
+
+    /** Trusted (in-process): stored and confirmed. */
+    save(p: AcpProfile) {
+      const saved = store.save(p);
+      remember(saved);
+      return plain(saved);
+    },
+
+    /** Through the app: stored once the person allowed it; throws ConsentDeclinedError otherwise. */
+    async propose(p: AcpProfile) {
+      const before = store.get(p.id);
+      const unchanged =
+        before !== undefined &&
+        sameCommandLine(before, { ...p, env: p.env ?? {} }) &&
+        consent.remembered(consentKey(before)) &&
+        (!p.allowAgents || before.allowAgents);
+      if (!unchanged) {
+        await consent.confirm({
+          kind: 'acp-profile',
+          title: title(p),
+          command: {
+            program: programOf(p),
+            args: p.args,
+            env: p.env ?? {},
+            ...(p.cwd ? { cwd: p.cwd } : {}),
+          },
+          allowAgents: p.allowAgents ?? false,
+        });
+      }
+      const saved = store.save(p);
+      remember(saved);
+      return plain(saved);
+    },
+
+    /** Before the agent process starts: its exact command line, allowed now or before. */
+    confirmStart(p: StoredAcpProfile, command: CommandLine, sessionKey: string): Promise<void> {
+      return consent.confirm(
+        { kind: 'acp-profile', title: title(p), command, sessionKey, allowAgents: p.allowAgents },
+        { remember: consentKey(p) },
+      );
+    },
+  };
+}

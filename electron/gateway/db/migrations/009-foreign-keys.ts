@@ -142,7 +142,8 @@ CREATE TABLE catalog_upstream_links_new (
   missing_streak  INTEGER NOT NULL DEFAULT 0,
   last_scanned_at INTEGER,
   created_at      INTEGER NOT NULL,
-  updated_at      INTEGER NOT NULL
+  updated_at      INTEGER NOT NULL,
+  cwd             TEXT
 ) STRICT;
 INSERT INTO catalog_upstream_links_new SELECT * FROM catalog_upstream_links WHERE ${HAS_SESSION('session_key')};
 DROP TABLE catalog_upstream_links;

@@ -24,6 +24,7 @@ import { tempDir } from '../helpers/gateway';
 const KILLS = 20;
 const FENCED_ROUNDS = new Set([5, 10, 15, 20]);
 const TAKEOVER_LIMIT_MS = 2000;
+const CMD_LIMIT_MS = 60_000;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
 const TARGETS = Array.from({ length: 8 }, (_, i) => `agent:main:subagent:t${i}`);
@@ -78,6 +79,7 @@ class Worker {
   private open: [string, [string, number][]] | undefined;
   private next = 0;
   private readonly waiting = new Map<string, (v: unknown) => void>();
+  private readonly failing = new Map<string, (err: Error) => void>();
   readonly ready: Promise<void>;
   readonly exited: Promise<void>;
 
@@ -94,13 +96,19 @@ class Worker {
     let stderr = '';
     this.child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     let onReady: () => void = () => {};
-    this.ready = new Promise((r) => (onReady = r));
+    let onGone: (err: Error) => void = () => {};
+    this.ready = new Promise((resolve, reject) => ((onReady = resolve), (onGone = reject)));
     this.exited = new Promise((resolve, reject) =>
       this.child.on('exit', (code, signal) => {
         // A drain the kill cut short: its acknowledgement may or may not have landed.
         if (this.open) for (const [t, l] of this.open[1]) push(model.uncertain, pair(this.open[0], t), l);
-        if (signal === 'SIGKILL') resolve();
-        else reject(new Error(`${this.name} exited by itself (${code}): ${stderr.slice(0, 2000)}`));
+        onGone(
+          new Error(`${this.name} exited (${code ?? signal}) before it was ready: ${stderr.slice(0, 2000)}`),
+        );
+        if (signal === 'SIGKILL') return resolve();
+        const err = new Error(`${this.name} exited by itself (${code ?? signal}): ${stderr.slice(0, 2000)}`);
+        for (const fail of this.failing.values()) fail(err); // its unanswered commands fail with why
+        reject(err);
       }),
     );
     this.child.stdout!.on('data', (d: Buffer) => {
@@ -136,10 +144,23 @@ class Worker {
     else if (tag === 'X') model.landed.push(`${this.name}: ${rest}`);
   }
 
+  /** A command's answer; a worker that does not answer within CMD_LIMIT_MS fails the test by name. */
   cmd<T = unknown>(...args: string[]): Promise<T> {
     const id = String(++this.next);
-    return new Promise((resolve) => {
-      this.waiting.set(id, resolve as (v: unknown) => void);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`${this.name}: no answer to "${args[0]}" within ${CMD_LIMIT_MS} ms`)),
+        CMD_LIMIT_MS,
+      );
+      this.waiting.set(id, (v) => {
+        clearTimeout(timer);
+        this.failing.delete(id);
+        resolve(v as T);
+      });
+      this.failing.set(id, (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
       this.child.stdin!.write(`${id} ${args.join(' ')}\n`);
     });
   }

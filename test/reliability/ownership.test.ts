@@ -99,7 +99,7 @@ class Worker {
     let onGone: (err: Error) => void = () => {};
     this.ready = new Promise((resolve, reject) => ((onReady = resolve), (onGone = reject)));
     this.exited = new Promise((resolve, reject) =>
-      this.child.on('exit', (code, signal) => {
+      this.child.on('close', (code, signal) => {
         // A drain the kill cut short: its acknowledgement may or may not have landed.
         if (this.open) for (const [t, l] of this.open[1]) push(model.uncertain, pair(this.open[0], t), l);
         onGone(

@@ -236,7 +236,9 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
 
   const runPrune = () => {
     const t = now();
-    const result = pruneTx(t);
+    // IMMEDIATE: a deferred transaction that reads and then writes fails at once (SQLITE_BUSY,
+    // no busy wait) when another gateway on the database commits in between.
+    const result = pruneTx.immediate(t);
     lastPruneAt = t;
     if (result.expiredEvents || result.cappedEvents || result.expiredCursors)
       logger.info('state: pruned', { ...result });

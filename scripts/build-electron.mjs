@@ -2,6 +2,7 @@
 // `npm run build:electron`: bundles Electron's main process and the preload with esbuild.
 //   electron/main/index.ts     → out/main/main.cjs
 //   electron/preload/index.ts  → out/preload/preload.cjs
+//   electron/gateway/mcp/stdio-shim.mjs → out/mcp/stdio-shim.mjs (copied)
 // CommonJS because Electron loads main and a sandboxed preload as CommonJS scripts (the
 // package is "type": "module", hence .cjs). electron and better-sqlite3 stay external: the
 // first is provided by the runtime, the second is a native addon loaded from node_modules.
@@ -53,7 +54,14 @@ export async function buildElectron() {
     const result = await esbuild.build({ ...common, ...target });
     if (target.outfile.includes('preload')) assertPreloadImports(result.metafile);
   }
+  // The stdio MCP shim runs under a plain `node`, as a file of its own (unpacked, see
+  // build/electron-builder.yml); it has no dependencies, so it is copied as it is.
+  fs.rmSync(path.join(root, 'out/mcp'), { recursive: true, force: true });
+  fs.mkdirSync(path.join(root, 'out/mcp'), { recursive: true });
+  fs.copyFileSync(path.join(root, MCP_SHIM), path.join(root, 'out/mcp/stdio-shim.mjs'));
 }
+
+export const MCP_SHIM = 'electron/gateway/mcp/stdio-shim.mjs';
 
 /** Newest modification time of the sources that go into the bundles. */
 export function newestSourceMtime() {

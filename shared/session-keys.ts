@@ -4,7 +4,7 @@ import { utf8Decode, utf8Encode } from './utf8';
 
 export const AGENT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
-export type SessionKind = 'main' | 'subagent' | 'acp' | 'adopted' | 'other' | 'bare';
+export type SessionKind = 'main' | 'subagent' | 'acp' | 'adopted' | 'external' | 'other' | 'bare';
 
 export interface ParsedKey {
   /** The key with its agent id lower-cased (bare keys unchanged). */
@@ -32,6 +32,7 @@ function restKind(rest: string): SessionKind {
   if (rest.startsWith('subagent:')) return 'subagent';
   if (rest.startsWith('acp:')) return 'acp';
   if (rest.startsWith('adopted:')) return 'adopted';
+  if (rest.startsWith('external:')) return 'external';
   return 'other';
 }
 
@@ -67,6 +68,20 @@ export function childKeyFor(agentId: string, runtime: 'native' | 'acp', id: stri
 /** An adopted catalog session: `agent:main:adopted:<provider>:<threadId>`. */
 export function adoptedKeyFor(provider: string, threadId: string): string {
   return `agent:main:adopted:${provider}:${threadId}`;
+}
+
+/**
+ * A session made in Settings for an agent a person runs outside Sightline (a terminal Claude Code
+ * or Codex): `agent:<agentId>:external:<slug of its name>-<suffix>`. Sightline never prompts it.
+ */
+export function externalKeyFor(agentId: string, name: string, suffix: string): string {
+  const slug =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40) || 'agent';
+  return `agent:${agentId.toLowerCase()}:external:${slug}-${suffix}`;
 }
 
 export function isValidAgentId(id: string): boolean {

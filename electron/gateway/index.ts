@@ -1,11 +1,14 @@
 // createGateway(): the composition root of the gateway. It only wires: stores, then the state
 // core, the turn path, the services that use them, then timers. Plain Node; never imports Electron.
 import path from 'node:path';
-import { isMainKey, normalizeSessionKey } from '../../shared/session-keys';
+import { isMainKey, normalizeSessionKey, parseSessionKey } from '../../shared/session-keys';
 import { createCatalog, resolveCatalogRoots, type CatalogService } from './catalog';
 import { createBackupService, type BackupService } from './db/backups';
 import { openDatabase, type Db } from './db/open';
 import { createTransactions } from './db/transactions';
+import { createMcp, type Mcp } from './mcp';
+import { createCredentialStore } from './mcp/credentials';
+import { resolveShim } from './mcp/shim';
 import { consoleLogger, EventHub } from './events';
 import { createOwnership, type Ownership } from './ownership';
 import { createAcpProfileStore } from './runtime/acp/profile-store';
@@ -36,6 +39,7 @@ import { createStateCore, type StateCore } from './state/session-state';
 import { HeartbeatWaker } from './state/waker';
 import { createTools } from './tools';
 import { ToolRegistry } from './tools/registry';
+import { sessionNoticesTool } from './tools/notice-tools';
 import { sessionStatusTool, sessionsListTool } from './tools/session-tools';
 import { createConsent, type Consent } from './trust/consent';
 import { createSecrets } from './trust/secrets';
@@ -95,6 +99,8 @@ export interface Gateway {
   /** Where secrets live at rest (sealed with the keyring, or a plain statement why not). */
   secrets: { info: SecretStorageInfo };
   goals: Goals;
+  /** The session tools over MCP (issue 16): credentials for ACP children and outside agents. */
+  mcp: Pick<Mcp, 'issue' | 'issueForNewSession' | 'revoke' | 'list' | 'endpoint' | 'status'>;
   /** The database handle, for the catalog, browser mode and tests in this process. */
   db: Db;
   /** Rolling daily backups of the database (started with autoStart). */
@@ -131,6 +137,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const secrets = createSecrets(options.secrets);
   const agentStore = createAgentStore(db, now, secrets, logger);
   const runs = createRunStore(db);
+  const credentials = createCredentialStore(db, now);
   const consent = createConsent({ db, now, emit });
   const permissions = createPermissions({ now, emit });
   const acpProfiles = createAcpProfiles({
@@ -186,6 +193,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     state,
     providerFor: createModelCache(),
     ownership,
+    announce,
     afterTurn: (key, agent) => {
       try {
         if (compactIfNeeded({ transcripts, state }, key, agent))
@@ -205,6 +213,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     permissions,
     consent,
     workRoot: path.join(options.dataDir, 'acp-work'),
+    notices,
     onRunEnd: (childKey, run, spawn, text) => engine.announceToParent(childKey, run, spawn, text),
   });
 
@@ -243,7 +252,29 @@ export function createGateway(options: GatewayOptions): Gateway {
         emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });
     },
   });
-  const spawner = createSpawner({ tx, now, emit, sessions, state, transcripts, runs, engine, acp });
+  const mcp = createMcp({
+    logger,
+    credentials,
+    store,
+    sessions,
+    registry,
+    notices,
+    recordToolCall: (key, call, text) => acp.recordToolCall(key, call, text),
+    shim: resolveShim(options.mcpShim),
+    owns: ownership.owns,
+  });
+  const spawner = createSpawner({
+    tx,
+    now,
+    emit,
+    sessions,
+    state,
+    transcripts,
+    runs,
+    engine,
+    acp,
+    mcp: { servers: (key, caps) => mcp.acpServers(key, caps), release: (key) => mcp.releaseAcp(key) },
+  });
   const messages = createMessages({
     tx,
     emit,
@@ -265,6 +296,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   registry.register(sessionsListTool({ sessions: store, state, describe }));
   for (const tool of agentTools({ store, transcripts, state, agents: agentStore, goals, messages, spawner }))
     registry.register(tool);
+  registry.register(sessionNoticesTool({ notices }));
 
   // Start-up: the default agent, runs a crash cut short, pending notices from durable cursors
   // (then prune; also without timers), wakes; timers only with autoStart.
@@ -290,6 +322,19 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
   }
 
+  /**
+   * A spawned child's outcome is its parent's next turn: a native turn, or a prompt of the ACP
+   * parent's agent (declared here, used only once both exist).
+   */
+  function announce(parentKey: string, text: string): void {
+    if (parseSessionKey(parentKey).kind !== 'acp')
+      return void engine.enqueue(parentKey, { kind: 'system', text });
+    if (!acp.system(parentKey, text))
+      logger.warn('runtime: the ACP parent is not running in this gateway; announcement dropped', {
+        parentKey,
+      });
+  }
+
   let closed = false;
   return {
     sessions,
@@ -311,6 +356,14 @@ export function createGateway(options: GatewayOptions): Gateway {
       resetDemo: () => resetDemo({ agents, sessions, goals, human, engine, store }),
     },
     goals,
+    mcp: {
+      issue: mcp.issue,
+      issueForNewSession: mcp.issueForNewSession,
+      revoke: mcp.revoke,
+      list: mcp.list,
+      endpoint: mcp.endpoint,
+      status: mcp.status,
+    },
     catalog,
     catalogRoots,
     acp: { profiles: acpProfiles, permissions, deliver: acp.deliver },
@@ -331,6 +384,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       consent.close();
       permissions.closeAll();
       void acp.closeAll();
+      mcp.close();
       catalog.stop();
       db.close();
       ownership.close(); // last: until now this gateway may still write for its sessions

@@ -56,6 +56,12 @@ export interface GatewayOptions {
   /** Addition: where log lines go (default: console). Never receives message content. */
   logger?: Logger;
   /**
+   * Addition: where the stdio MCP shim is, for hosts that bundle the gateway (the Electron app
+   * passes its unpacked copy) and, optionally, the Node that runs it. Default: the shim beside
+   * the gateway's sources, run by this Node.
+   */
+  mcpShim?: { script: string; node?: string };
+  /**
    * Addition: how secrets are sealed at rest. Electron passes its safeStorage; without it (browser
    * mode, scripts) they are stored as they are and `gateway.secrets.info` says so.
    */

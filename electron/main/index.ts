@@ -13,7 +13,7 @@ import { useNativeBinding } from '../gateway/db/sqlite';
 import { nativeConsent } from './consent-dialog';
 import { hardenSession, hardenWebContents } from './guards';
 import { registerIpcHandlers } from './ipc';
-import { chooseNativeBinding } from './native-binding';
+import { chooseNativeBinding, mcpShimPath } from './native-binding';
 import { startNativeNotifications, type NativeNotifier } from './notify';
 import { registerAppScheme, serveRenderer } from './protocol';
 import { isAllowedExternalUrl, isTrustedSender } from './security';
@@ -89,7 +89,7 @@ function startGateway(): void {
   // A damaged database is moved aside here (the renderer shows the notice with the paths).
   // Secrets are sealed with the system keyring (safeStorage).
   host = startGatewayHost(
-    { dataDir, secrets: { safeStorage } },
+    { dataDir, secrets: { safeStorage }, mcpShim: { script: mcpShimPath(app.getAppPath()) } },
     { onSwap: (next) => bindGateway(next, dataDir) },
   );
   const notice = host.notice();

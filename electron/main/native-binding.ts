@@ -18,8 +18,21 @@ export function nativeDirName(abi: string, platform: string, arch: string): stri
  * app.asar.unpacked (asarUnpack) and the path is pointed there.
  */
 export function nativeBindingPath(appPath: string, abi: string, platform: string, arch: string): string {
+  return unpackedPath(appPath, 'out', 'native', nativeDirName(abi, platform, arch), BINDING_FILE);
+}
+
+/** A file the app ships outside its archive (asarUnpack), by its path under the app. */
+export function unpackedPath(appPath: string, ...segments: string[]): string {
   const root = path.basename(appPath) === 'app.asar' ? `${appPath}.unpacked` : appPath;
-  return path.join(root, 'out', 'native', nativeDirName(abi, platform, arch), BINDING_FILE);
+  return path.join(root, ...segments);
+}
+
+/**
+ * The stdio MCP shim (scripts/build-electron.mjs copies it to out/mcp/). It runs under the
+ * `node` on PATH, which cannot read inside an archive, hence unpacked.
+ */
+export function mcpShimPath(appPath: string): string {
+  return unpackedPath(appPath, 'out', 'mcp', 'stdio-shim.mjs');
 }
 
 export const BINDING_ENV = 'SIGHTLINE_SQLITE_BINDING';

@@ -13,6 +13,8 @@ import type {
   FleetSnapshot,
   Goal,
   InboxItem,
+  McpIssuedView,
+  McpView,
   PermissionRequestView,
   PushBatch,
   Preferences,
@@ -51,6 +53,9 @@ export interface ResultMap {
   'acp:profiles:remove': { removed: boolean };
   'acp:permissions:list': PermissionRequestView[];
   'acp:permissions:respond': { resolved: true };
+  'mcp:list': McpView;
+  'mcp:issue': McpIssuedView;
+  'mcp:revoke': { revoked: boolean };
   'consent:list': ConsentRequestView[];
   'consent:respond': { resolved: true };
   'database:status': DatabaseStatus;

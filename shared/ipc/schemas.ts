@@ -211,6 +211,18 @@ export const SCHEMAS = {
     /** Absent: reject. */
     optionId: nonEmpty('optionId', LIMITS.permissionId).optional(),
   }),
+  'mcp:list': empty,
+  /** A credential for an existing session, or for a new one made for an agent outside Sightline. */
+  'mcp:issue': z
+    .strictObject({
+      sessionKey: sessionKey.optional(),
+      newSessionName: nonEmpty('newSessionName', LIMITS.sessionName).optional(),
+      label: boundedString('label', LIMITS.mcpLabel).optional(),
+    })
+    .refine((a) => (a.sessionKey === undefined) !== (a.newSessionName === undefined), {
+      error: 'a credential needs exactly one of sessionKey and newSessionName',
+    }),
+  'mcp:revoke': z.strictObject({ id: nonEmpty('id', LIMITS.mcpCredentialId) }),
   'consent:list': empty,
   'consent:respond': z.strictObject({
     requestId: nonEmpty('requestId', LIMITS.permissionId),

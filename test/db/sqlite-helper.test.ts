@@ -89,7 +89,8 @@ describe('packaging keeps what the binding needs', () => {
     expect(list('files').filter((f) => f.startsWith('!out/native') && f !== '!out/native/.stage/**')).toEqual(
       [],
     );
-    expect(list('asarUnpack')).toEqual(['out/native/**']);
+    // out/mcp/ holds the stdio MCP shim, run by a plain node (electron/main/native-binding.ts).
+    expect(list('asarUnpack')).toEqual(['out/native/**', 'out/mcp/**']);
   });
 
   it("keeps better-sqlite3's JavaScript (lib/) and drops only its Node-ABI build and sources", () => {

@@ -2,7 +2,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { WebContents } from 'electron';
 import { hardenWebContents } from '../../electron/main/guards';
-import { chooseNativeBinding, nativeBindingPath, nativeDirName } from '../../electron/main/native-binding';
+import {
+  chooseNativeBinding,
+  mcpShimPath,
+  nativeBindingPath,
+  nativeDirName,
+} from '../../electron/main/native-binding';
 import { createShutdown } from '../../electron/main/shutdown';
 
 describe('hardenWebContents', () => {
@@ -70,6 +75,13 @@ describe('native binding location', () => {
         'electron-150-linux-arm64',
         'better_sqlite3.node',
       ),
+    );
+  });
+
+  it('finds the stdio MCP shim unpacked next to app.asar, where a plain node can read it', () => {
+    expect(mcpShimPath('/src/sightline')).toBe(path.join('/src/sightline', 'out', 'mcp', 'stdio-shim.mjs'));
+    expect(mcpShimPath('/opt/Sightline/resources/app.asar')).toBe(
+      path.join('/opt/Sightline/resources/app.asar.unpacked', 'out', 'mcp', 'stdio-shim.mjs'),
     );
   });
 

@@ -248,6 +248,7 @@ describe('agent tools with arbitrary arguments', () => {
     'sessions_spawn',
     'goal_set',
     'goal_clear',
+    'session_notices',
   ];
   let tg: TestGateway;
   beforeEach(() => {

@@ -11,6 +11,7 @@ import { openSqlite } from '../../electron/gateway/db/sqlite';
 import { lockPath } from '../../electron/gateway/ownership/lock';
 import { noticeContextKey, noticeText } from '../../shared/session-keys';
 import { collectingLogger, tempDir, spawnEdge } from '../helpers/gateway';
+import { httpClient } from '../mcp/helpers';
 
 const open: Gateway[] = [];
 let dir = '';
@@ -137,6 +138,20 @@ describe('several gateways on one database: one owner per session', () => {
     expect(a.state.watchers(CHILD).watchedBy.map((c) => c.watcher)).toEqual([BOSS]);
   });
 
+  it('serves MCP calls for a session only in the gateway that runs it', async () => {
+    const { a, b } = twoGateways();
+    const forBoss = await b.mcp.issue(BOSS); // stored in the shared database: both can verify it
+    const aUrl = (await a.mcp.issue('agent:main:main')).url;
+    expect(aUrl).not.toBe(forBoss.url);
+    await expect(httpClient(aUrl, forBoss.secret)).rejects.toThrow(/401|Unauthorized/);
+    const client = await httpClient(forBoss.url, forBoss.secret);
+    try {
+      expect((await client.call('sessions_list', {})).isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+
   it('takes over the sessions of a gateway that is gone, with their pending notices, at once', () => {
     const { a, b, seed } = twoGateways();
     human(a);
@@ -204,7 +219,7 @@ describe('several gateways on one database: one owner per session', () => {
   it('sessions of a database older than ownership join the first gateway that starts', () => {
     dir = tempDir();
     const db = openSqlite(path.join(dir, 'sightline.db'));
-    migrateTo(db, MIGRATIONS, 9);
+    migrateTo(db, MIGRATIONS, 10);
     const insert = db.prepare(
       `INSERT INTO sessions (key, agent_id, created_at, updated_at) VALUES (?, 'main', 1, 1)`,
     );

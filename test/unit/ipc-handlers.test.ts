@@ -188,6 +188,18 @@ function fakeGateway() {
         }),
       },
     },
+    mcp: {
+      issue: async () => ({ id: 'c-1', secret: 'slmcp_x', url: 'http://127.0.0.1:1/mcp' }),
+      issueForNewSession: async () => ({
+        id: 'c-2',
+        sessionKey: 'agent:main:external:x-1',
+        secret: 'slmcp_y',
+        url: 'http://127.0.0.1:1/mcp',
+      }),
+      revoke: () => false,
+      list: () => [],
+      status: () => undefined,
+    },
     consent: { plug: () => undefined, pagePrompt: async () => false, pending: () => [], respond: () => {} },
     secrets: { info: SECRETS },
     backups: {

@@ -24,6 +24,7 @@ import type {
 import type Database from 'better-sqlite3';
 import type { StateEventRow } from '../../../shared/domain';
 import type { AgentChanges } from '../runtime/agents';
+import type { McpCredentialInfo } from '../mcp';
 import type { AskPerson } from '../trust/consent';
 import type { RunOverview } from '../runtime/control';
 import type { MessageHit } from '../sessions/transcripts';
@@ -105,6 +106,20 @@ export interface GatewayApi {
       /** `undefined` rejects; false when the request is gone; throws on an unknown option. */
       respond(requestId: string, optionId: string | undefined): boolean;
     };
+  };
+  mcp: {
+    issue(
+      sessionKey: string,
+      opts?: { label?: string },
+    ): Promise<{ id: string; secret: string; url: string; command?: string[] }>;
+    /** A new session for an agent outside Sightline, with its credential (both or neither). */
+    issueForNewSession(
+      name: string,
+      opts?: { label?: string },
+    ): Promise<{ id: string; sessionKey: string; secret: string; url: string; command?: string[] }>;
+    revoke(id: string): boolean;
+    list(): McpCredentialInfo[];
+    status(): { url: string; port: number } | undefined;
   };
   consent: {
     /** The host's way of asking the person (Electron: a native dialog; browser mode: the page). */

@@ -11,7 +11,7 @@ import type { GatewayHost } from '../host';
 import type { SessionInfo } from '../types';
 import type { Actor, GatewayApi } from './gateway-api';
 import { createMemoryDismissalStore, type DismissalStore } from './dismissals';
-import { agentView, fleetViews, inboxItems, profileView, sessionView } from './views';
+import { agentView, fleetViews, inboxItems, mcpView, profileView, sessionView } from './views';
 import { searchSessions } from './search';
 import { catalogRootViews } from './catalog-roots';
 import { createPreferenceStore, type PreferenceStore } from './preferences';
@@ -146,6 +146,15 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       if (!resolved) throw new GatewayError('not_found', `Unknown permission request: ${requestId}`);
       return { resolved: true };
     },
+    'mcp:list': async () => mcpView(gw),
+    // The secret goes to the renderer here, once, to be shown to the person; never again.
+    'mcp:issue': async ({ sessionKey, newSessionName, label }) => {
+      const opts = label ? { label } : {};
+      if (sessionKey === undefined) return gw.mcp.issueForNewSession(newSessionName!, opts);
+      const key = session(sessionKey).key;
+      return { ...(await gw.mcp.issue(key, opts)), sessionKey: key };
+    },
+    'mcp:revoke': async ({ id }) => ({ revoked: gw.mcp.revoke(id) }),
     'consent:list': async () => gw.consent.pending(),
     'consent:respond': async ({ requestId, allow }) => {
       gw.consent.respond(requestId, allow);

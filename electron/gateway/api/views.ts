@@ -6,6 +6,7 @@ import type {
   AgentView,
   CatalogProvider,
   InboxItem,
+  McpView,
   SessionView,
   UpstreamAlert,
 } from '../../../shared/ipc/types';
@@ -30,6 +31,30 @@ export function agentView(cfg: AgentConfig): AgentView {
     systemPrompt: cfg.systemPrompt,
     heartbeatSeconds: cfg.heartbeatSeconds,
     mainKey: cfg.mainKey,
+  };
+}
+
+/** Settings' view of the MCP credentials: never a secret (only hashes are stored anyway). */
+export function mcpView(gw: GatewayApi): McpView {
+  const status = gw.mcp.status();
+  return {
+    ...(status ? { url: status.url, port: status.port } : {}),
+    credentials: gw.mcp
+      .list()
+      .map(({ id, sessionKey, label, kind, createdAt, lastUsedAt, client, issuedPort }) => {
+        const sessionLabel = gw.sessions.get(sessionKey)?.label;
+        return {
+          id,
+          sessionKey,
+          ...(sessionLabel ? { sessionLabel } : {}),
+          ...(label !== undefined ? { label } : {}),
+          kind,
+          createdAt,
+          ...(lastUsedAt !== undefined ? { lastUsedAt } : {}),
+          ...(client !== undefined ? { client } : {}),
+          issuedPort,
+        };
+      }),
   };
 }
 

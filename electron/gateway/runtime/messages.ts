@@ -7,7 +7,7 @@
 // turns; one sharing the database never answers for it).
 import { parseSessionKey } from '../../../shared/session-keys';
 import type { Transactions } from '../db/transactions';
-import { GatewayError } from '../errors';
+import { GatewayError, invalidArgument } from '../errors';
 import { NotOwnerError } from '../ownership';
 import { DECLINED } from '../trust/consent';
 import type { TranscriptStore } from '../sessions/transcripts';
@@ -74,6 +74,10 @@ export function createMessages(deps: MessagesDeps) {
     signal?: AbortSignal,
   ): Promise<string | undefined> => {
     const kind = parseSessionKey(key).kind;
+    if (kind === 'external') {
+      // Its agent runs in a person's terminal and talks to Sightline only through MCP.
+      throw invalidArgument(`${key} is run by an agent outside Sightline; Sightline cannot send it messages`);
+    }
     if (kind === 'adopted') {
       if (from.type === 'agent') await askToSend(key, text, from.id, signal);
       await deps.continueUpstream(key, text);

@@ -10,7 +10,7 @@ import type { Transactions } from '../db/transactions';
 import type { TranscriptStore } from '../sessions/transcripts';
 import type { StateCore } from '../state/session-state';
 import type { GatewayEvent, Sessions } from '../types';
-import type { AcpSessions } from './acp/sessions';
+import type { AcpMcpHooks, AcpSessions } from './acp/sessions';
 import type { SpawnInfo } from './child-outcome';
 import type { RunStore } from './runs';
 import type { TurnEngine } from './turns';
@@ -49,6 +49,8 @@ export interface SpawnDeps {
   runs: RunStore;
   engine: TurnEngine;
   acp: AcpSessions;
+  /** Sightline's MCP server for the agent of an ACP child. */
+  mcp: AcpMcpHooks;
 }
 
 export type Spawner = ReturnType<typeof createSpawner>;
@@ -97,7 +99,7 @@ export function createSpawner(deps: SpawnDeps) {
         ...(req.timeoutMs ? { timeoutMs: req.timeoutMs } : {}),
       };
       if (profile) {
-        deps.acp.start(childKey, profile, req.message, spawn);
+        deps.acp.start(childKey, profile, req.message, spawn, deps.mcp);
         return { childSessionKey: childKey, runId, runtime: 'acp', profile: profile.id };
       }
       void deps.engine.enqueue(childKey, { kind: 'task', spawn });

@@ -55,6 +55,8 @@ export interface TurnEngineDeps {
   providerFor: (agent: AgentConfig) => ModelProvider;
   afterTurn: (sessionKey: string, agent: AgentConfig) => void;
   ownership: Pick<Ownership, 'owns' | 'epoch' | 'fenced'>;
+  /** Delivers a child's announcement as its parent's next turn (a native turn or an ACP prompt). */
+  announce: (parentKey: string, text: string) => void;
 }
 
 export class TurnEngine {
@@ -233,8 +235,7 @@ export class TurnEngine {
   /** A spawned child's outcome reaches its parent as input to the parent's next turn. */
   announceToParent(childKey: string, run: RunInfo, spawn: SpawnInfo, text: string | undefined): void {
     const announcement = childRunEnded(this.deps, childKey, run, spawn, text);
-    if (announcement && spawn.parentKey)
-      void this.enqueue(spawn.parentKey, { kind: 'system', text: announcement });
+    if (announcement && spawn.parentKey) this.deps.announce(spawn.parentKey, announcement);
   }
 
   private newRun(runId: string, key: string): RunInfo {

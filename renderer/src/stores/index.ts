@@ -3,6 +3,7 @@ import { useConsent } from './consent';
 import { useDatabase } from './database';
 import { useFleet } from './fleet';
 import { useInbox } from './inbox';
+import { useMcp } from './mcp';
 import { usePermissions } from './permissions';
 import { usePreferences } from './preferences';
 import { useProfiles } from './profiles';
@@ -19,6 +20,7 @@ export {
   useDatabase,
   useFleet,
   useInbox,
+  useMcp,
   usePermissions,
   usePreferences,
   useProfiles,
@@ -38,6 +40,7 @@ export function resetStores(): void {
     useDatabase,
     useFleet,
     useInbox,
+    useMcp,
     usePermissions,
     usePreferences,
     useProfiles,

@@ -9,7 +9,8 @@ import { migration006 } from './006-search-preferences';
 import { migration007 } from './007-pending-index';
 import { migration008 } from './008-trust';
 import { migration009 } from './009-foreign-keys';
-import { migration010 } from './010-ownership';
+import { migration010 } from './010-mcp';
+import { migration011 } from './011-ownership';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration008,
   migration009,
   migration010,
+  migration011,
 ];

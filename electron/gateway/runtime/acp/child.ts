@@ -8,6 +8,7 @@ import {
   PROTOCOL_VERSION,
   RequestError,
   type ClientConnection,
+  type ContentBlock,
 } from '@agentclientprotocol/sdk';
 import { buildClientApp, type HandlerHost } from './handlers';
 import { resolveCommand } from './command';
@@ -138,9 +139,12 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
         `agent speaks ACP protocol version ${init.protocolVersion}; Sightline speaks ${PROTOCOL_VERSION}`,
       );
     }
+    // Sightline's MCP server, over HTTP when the agent says it takes it, else its stdio shim.
+    const http = init.agentCapabilities?.mcpCapabilities?.http === true;
+    const mcpServers = this.opts.mcpServers ? await this.opts.mcpServers({ http }) : [];
     const session = await this.conn.agent.request(methods.agent.session.new, {
       cwd: this.realRoot,
-      mcpServers: [],
+      mcpServers,
     });
     this.sessionId = session.sessionId;
   }
@@ -165,10 +169,11 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
     return this.turn?.permissionAbort;
   }
 
-  /** One prompt turn; queued behind the running one, never rejects. */
-  prompt(text: string, opts: { timeoutMs?: number } = {}): Promise<AcpRunResult> {
+  /** One prompt turn (one text block or several); queued behind the running one, never rejects. */
+  prompt(content: string | string[], opts: { timeoutMs?: number } = {}): Promise<AcpRunResult> {
+    const blocks = typeof content === 'string' ? [content] : content;
     return new Promise((resolve) => {
-      this.pending.push({ text, timeoutMs: opts.timeoutMs, resolve });
+      this.pending.push({ blocks, timeoutMs: opts.timeoutMs, resolve });
       this.pump();
     });
   }
@@ -189,15 +194,11 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
       this.turn = undefined;
       this.pump();
     });
-    this.conn.agent
-      .request(methods.agent.session.prompt, {
-        sessionId: this.sessionId,
-        prompt: [{ type: 'text', text: job.text }],
-      })
-      .then(
-        (res) => turn.stopped(res.stopReason),
-        async (err: unknown) => turn.errored(await this.describeError(err), err instanceof RequestError),
-      );
+    const prompt: ContentBlock[] = job.blocks.map((text) => ({ type: 'text', text }));
+    this.conn.agent.request(methods.agent.session.prompt, { sessionId: this.sessionId, prompt }).then(
+      (res) => turn.stopped(res.stopReason),
+      async (err: unknown) => turn.errored(await this.describeError(err), err instanceof RequestError),
+    );
   }
 
   /** session/cancel for the running prompt; prompts still queued resolve 'cancelled' at once. */

@@ -2,17 +2,21 @@
 // one agent process (started on first use), its prompts run one at a time, its updates stream
 // into the transcript, and permission questions wait for the person alone. The session itself
 // (row, `child_spawned`, first message, run) is made by the spawn service; this module keeps
-// what lives in memory.
+// what lives in memory. Each prompt is a turn: it drains the session's notice queue (the same
+// drain as a native turn, so the same acknowledge and reopen rules) once the agent is up, and the
+// drained lines go ahead of the prompt as a system note. The agent gets Sightline's MCP server
+// with a credential of its own session, so it can use the session tools as itself.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { TerminalExitStatus } from '@agentclientprotocol/sdk';
+import type { McpServer, TerminalExitStatus } from '@agentclientprotocol/sdk';
 import { parseSessionKey } from '../../../../shared/session-keys';
 import { GatewayError, invalidArgument, notFound } from '../../errors';
 import type { TranscriptStore, NewMessage } from '../../sessions/transcripts';
 import { describeCommand, type CommandLine, type Consent } from '../../trust/consent';
-import type { GatewayEvent, Logger, RunInfo } from '../../types';
+import type { GatewayEvent, Logger, NoticeQueue, RunInfo, ToolCallRecord } from '../../types';
 import type { SpawnInfo } from '../child-outcome';
+import { systemNote } from '../system-note';
 import type { Permissions } from '../permissions';
 import type { RunStore } from '../runs';
 import { AcpChild } from './child';
@@ -33,8 +37,15 @@ function terminalText(root: string, c: CommandLine, end?: TerminalExitStatus | '
   return `${head} → ${end.exitCode === null ? 'could not run' : `exit code ${end.exitCode}`}`;
 }
 
+/** Sightline's MCP server for a child's agent: issued when the agent starts, released when it ends. */
+export interface AcpMcpHooks {
+  servers(sessionKey: string, caps: { http: boolean }): Promise<McpServer[]>;
+  release(sessionKey: string): void;
+}
+
 interface Live {
   profile: StoredAcpProfile;
+  mcp?: AcpMcpHooks;
   cwd: string;
   child?: AcpChild;
   chain: Promise<unknown>;
@@ -53,6 +64,8 @@ export interface AcpSessionsDeps {
   profiles: AcpProfiles;
   permissions: Permissions;
   consent: Consent;
+  /** The session's notice queue, drained at the start of each prompt turn. */
+  notices: Pick<NoticeQueue, 'drain'>;
   /** Where children without a configured working directory get one of their own. */
   workRoot: string;
   /** A spawned child's run ended: its outcome goes to the parent. */
@@ -71,6 +84,13 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
 
   const append = (key: string, l: Live, m: NewMessage) => {
     if (current(key, l)) emit({ type: 'transcript:appended', message: transcripts.append(key, m) });
+  };
+
+  /** The agent process is gone (or replaced): so is its MCP credential. */
+  const dropChild = (key: string, l: Live) => {
+    void l.child?.close();
+    l.child = undefined;
+    l.mcp?.release(key);
   };
 
   const flush = (key: string, l: Live) => {
@@ -113,9 +133,11 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       flush(key, l);
       append(key, l, { role: 'tool', actorType: 'agent', toolName: 'terminal', toolCallId: id, text });
     };
+    const mcp = l.mcp;
     l.child = await AcpChild.start({
       profile: l.profile,
       cwd: l.cwd,
+      ...(mcp ? { mcpServers: (caps: { http: boolean }) => mcp.servers(key, caps) } : {}),
       logger: { warn: (m, f) => deps.logger.warn(`acp: ${m}`, { sessionKey: key, ...(f as object) }) },
       onUpdate: (u) => onUpdate(key, l, u),
       beforeSpawn: (command) => deps.profiles.confirmStart(l.profile, command, key),
@@ -158,7 +180,8 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
     return l.child;
   };
 
-  const runPrompt = (key: string, text: string, spawn?: SpawnInfo) => {
+  /** One turn: `text` (absent for a turn of Sightline's own lines only) after any system lines. */
+  const runPrompt = (key: string, text: string | undefined, spawn?: SpawnInfo, system: string[] = []) => {
     const l = live.get(key);
     if (!l) return;
     // A spawned run was created with its session; a later prompt starts a run of its own.
@@ -175,7 +198,13 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       try {
         const child = await ensureChild(key, l);
         if (closed) return;
-        const prompt = child.prompt(text, spawn?.timeoutMs ? { timeoutMs: spawn.timeoutMs } : {});
+        // The turn starts now, with the agent there to hear it: a turn that could not start
+        // drained nothing, so its notice stays pending and comes with the next one.
+        const lines = [...deps.notices.drain(key).map((e) => e.text), ...system];
+        const note = lines.length ? systemNote(lines) : undefined;
+        if (note) append(key, l, { role: 'system', actorType: 'system', text: note });
+        const blocks = [...(note ? [note] : []), ...(text !== undefined ? [text] : [])];
+        const prompt = child.prompt(blocks, spawn?.timeoutMs ? { timeoutMs: spawn.timeoutMs } : {});
         if (l.cancelRequested) child.cancel();
         result = await prompt;
       } catch (err) {
@@ -189,11 +218,8 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
         run.status = result.outcome === 'cancelled' ? 'cancelled' : 'failed';
         run.outcome = result.outcome;
         run.error = result.reason ?? result.stopReason ?? result.outcome;
-        if (result.outcome !== 'cancelled') {
-          // A crashed, timed-out or garbled agent is gone; the next prompt starts a fresh one.
-          void l.child?.close();
-          l.child = undefined;
-        }
+        // A crashed, timed-out or garbled agent is gone; the next prompt starts a fresh one.
+        if (result.outcome !== 'cancelled') dropChild(key, l);
       }
       run.endedAt = deps.now();
       runs.save(run);
@@ -236,11 +262,12 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
     },
 
     /** Starts the agent of a child the spawn service just committed, with its first prompt. */
-    start(key: string, profile: StoredAcpProfile, task: string, spawn: SpawnInfo): void {
+    start(key: string, profile: StoredAcpProfile, task: string, spawn: SpawnInfo, mcp?: AcpMcpHooks): void {
       const id = parseSessionKey(key).rest.slice('acp:'.length);
       const cwd = profile.cwd && path.isAbsolute(profile.cwd) ? profile.cwd : path.join(deps.workRoot, id);
       live.set(key, {
         profile,
+        ...(mcp ? { mcp } : {}),
         cwd,
         chain: Promise.resolve(),
         inFlight: 0,
@@ -261,6 +288,28 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       return true;
     },
 
+    /**
+     * Sightline's own line for an ACP session (a spawned child's outcome): a turn of its own,
+     * like the turn a native parent gets. False when its agent is not running here.
+     */
+    system(key: string, text: string): boolean {
+      if (!live.has(key)) return false;
+      runPrompt(key, undefined, undefined, [text]);
+      return true;
+    },
+
+    /** An MCP tool call of the session's agent, shown like a built-in agent's call and result. */
+    recordToolCall(key: string, call: ToolCallRecord, resultText: string): void {
+      if (closed) return;
+      const l = live.get(key);
+      if (l) flush(key, l); // what the agent said before the call comes first
+      for (const m of [
+        { role: 'assistant', actorType: 'agent', actorId: key, text: '', toolCalls: [call] },
+        { role: 'tool', actorType: 'system', text: resultText, toolCallId: call.id, toolName: call.name },
+      ] as NewMessage[])
+        emit({ type: 'transcript:appended', message: transcripts.append(key, m) });
+    },
+
     cancel(key: string): boolean {
       const l = live.get(key);
       if (!l || l.inFlight === 0) return false;
@@ -275,7 +324,7 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       live.delete(key);
       // Answered "rejected" for the agent; nothing is written for a session that is gone.
       deps.permissions.withdrawSession(key);
-      void l.child?.close();
+      dropChild(key, l);
     },
 
     /** Synchronous stop on gateway close: no child outlives the gateway. */

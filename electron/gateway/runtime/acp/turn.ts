@@ -1,7 +1,8 @@
 import type { AcpPermissionDecision, AcpRunResult } from './types';
 
 export interface PromptJob {
-  text: string;
+  /** The prompt's text blocks, in order (a system note, then the message). */
+  blocks: string[];
   timeoutMs: number | undefined;
   resolve: (result: AcpRunResult) => void;
 }

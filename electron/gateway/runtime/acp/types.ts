@@ -1,3 +1,4 @@
+import type { McpServer } from '@agentclientprotocol/sdk';
 import type { AcpProfile } from '../../../../shared/ipc/types';
 import type { CommandLine } from '../../trust/consent';
 import type { TerminalHooks } from './terminals';
@@ -55,6 +56,11 @@ export interface AcpChildOptions {
   logger?: AcpLogger;
   onUpdate: (update: AcpUpdate) => void;
   onPermission: (request: AcpPermissionRequest) => Promise<AcpPermissionDecision>;
+  /**
+   * The MCP servers for `session/new`, given what the agent's `initialize` answer said it takes
+   * (`mcpCapabilities.http`). Absent: none.
+   */
+  mcpServers?: (caps: { http: boolean }) => Promise<McpServer[]>;
   /** Bytes of stderr kept for `stderrTail()` (default 64 KiB). */
   stderrLimitBytes?: number;
   /** Budget for spawn + initialize + session/new (default 30 s). */

@@ -13,6 +13,7 @@ const KIND_LABEL = {
   subagent: 'sub-agent',
   acp: 'ACP',
   adopted: 'adopted',
+  external: 'outside',
   other: 'session',
   bare: 'bare',
 };

@@ -18,6 +18,7 @@ const KIND_ORDER: Record<SessionView['kind'], number> = {
   subagent: 2,
   acp: 2,
   adopted: 3,
+  external: 3,
   bare: 4,
 };
 

@@ -8,6 +8,7 @@ import type { AcpProfileView, ArgsOf } from '../../../../shared/ipc';
 import { SECRET_MASK } from '../../../../shared/secrets';
 import { useProfiles } from '../../stores/profiles';
 import { errorMessage } from '../../lib/api';
+import { ConfirmAction } from '../../components/ConfirmAction';
 
 /** `Fixture agent` → `fixture-agent`: a default id for a new profile. */
 export function slug(name: string): string {
@@ -214,7 +215,6 @@ function ProfileForm({ profile, onDone }: { profile?: AcpProfileView; onDone(): 
 
 function ProfileCard({ profile, onEdit }: { profile: AcpProfileView; onEdit(): void }) {
   const remove = useProfiles((s) => s.remove);
-  const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const envNames = Object.keys(profile.env);
   return (
@@ -243,30 +243,12 @@ function ProfileCard({ profile, onEdit }: { profile: AcpProfileView; onEdit(): v
         <button type="button" data-testid="acp-profile-edit" onClick={onEdit}>
           Edit
         </button>
-        {confirming ? (
-          <>
-            <button
-              type="button"
-              className="danger"
-              data-testid="acp-profile-remove-confirm"
-              onClick={() => remove(profile.id).catch((err: unknown) => setError(errorMessage(err)))}
-            >
-              Remove {profile.name}
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              Keep
-            </button>
-          </>
-        ) : (
-          <button
-            type="button"
-            className="quiet"
-            data-testid="acp-profile-remove"
-            onClick={() => setConfirming(true)}
-          >
-            Remove…
-          </button>
-        )}
+        <ConfirmAction
+          label="Remove…"
+          confirmLabel={`Remove ${profile.name}`}
+          testId="acp-profile-remove"
+          onConfirm={() => remove(profile.id).catch((err: unknown) => setError(errorMessage(err)))}
+        />
       </div>
     </li>
   );

@@ -4,6 +4,7 @@ import { useSettings } from '../../stores/settings';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
 import { AcpProfiles } from './AcpProfiles';
+import { McpCredentials } from './McpCredentials';
 import { Retention } from './Retention';
 import { SecretStorage } from './SecretStorage';
 import { Backups } from './Backups';
@@ -150,6 +151,7 @@ export function Settings() {
         <AgentForm key={`${a.id}:${a.hasApiKey}`} agent={a} />
       ))}
       <AcpProfiles />
+      <McpCredentials />
       <Appearance />
       <Retention />
       <Backups />

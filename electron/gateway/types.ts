@@ -92,6 +92,8 @@ export interface Sessions {
   create(input: { key: string; agentId?: string; parentKey?: string; label?: string }): SessionInfo;
   get(key: string, agentId?: string): SessionInfo | undefined;
   list(): SessionInfo[];
+  /** Addition: the adopted sessions only, in list order (the inbox's upstream alerts). */
+  listAdopted?(): SessionInfo[];
   reset(key: string): void;
   delete(key: string, agentId?: string): void;
 }

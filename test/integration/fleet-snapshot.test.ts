@@ -2,6 +2,7 @@
 // each of its views must be exactly what sessions:get answers for that session alone.
 import { afterEach, expect, it } from 'vitest';
 import { createApiHandlers } from '../../electron/gateway/api/handlers';
+import { parseSessionKey } from '../../shared/session-keys';
 import type { FleetSnapshot, SessionView } from '../../shared/ipc/types';
 import { openTestGateway, waitFor, type TestGateway } from '../helpers/gateway';
 
@@ -66,4 +67,24 @@ it('fleet:snapshot equals sessions:get for every session: runs, tokens, goals, v
     stateVersion: 0,
     goal: null,
   });
+});
+
+it('listAdopted (the inbox) finds exactly the adopted sessions, in list order', () => {
+  t = openTestGateway();
+  const gw = t.gw;
+  for (const key of [
+    'agent:main:adopted:codex:t-1',
+    'agent:main:subagent:adopted:x', // "adopted:" inside rest, not at its start
+    'agent:ops:adopted:claude:t-2',
+    'adopted:codex:bare',
+    'agent:main:adopted:pi:t-3',
+  ])
+    gw.sessions.create({ key, agentId: 'main' });
+  const adopted = gw.sessions.list().filter((s) => parseSessionKey(s.key).kind === 'adopted');
+  expect(adopted.map((s) => s.key).sort()).toEqual([
+    'agent:main:adopted:codex:t-1',
+    'agent:main:adopted:pi:t-3',
+    'agent:ops:adopted:claude:t-2',
+  ]);
+  expect(gw.sessions.listAdopted!()).toEqual(adopted);
 });

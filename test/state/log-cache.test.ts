@@ -12,6 +12,7 @@ import { openDatabase, DB_FILE } from '../../electron/gateway/db/open';
 import { CACHE_MAX_EVENTS, CACHE_MAX_SESSIONS, createLogCache } from '../../electron/gateway/state/log-cache';
 import type { EventKind, RecordInput, StateEvent } from '../../electron/gateway/types';
 import { collectingLogger, FakeClock, tempDir } from '../helpers/gateway';
+import { mulberry32 } from '../helpers/random';
 
 const open: Gateway[] = [];
 const dirs: string[] = [];
@@ -88,15 +89,6 @@ function expectExact(g: Gateway, key: string, after: number, limit?: number) {
   const got = g.state.changesSince(key, after, limit === undefined ? {} : { limit });
   expect(JSON.stringify(got)).toBe(JSON.stringify(fromDatabase(g, key, after, limit)));
   return got;
-}
-
-function mulberry32(a: number): () => number {
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const KEYS = ['agent:main:subagent:a', 'agent:main:subagent:b', 'agent:main:subagent:c'];

@@ -37,6 +37,7 @@ export interface GatewayApi {
   sessions: {
     get(key: string, agentId?: string): SessionInfo | undefined;
     list(): SessionInfo[];
+    listAdopted?(): SessionInfo[];
   };
   state: {
     version(sessionKey: string, agentId?: string): number;

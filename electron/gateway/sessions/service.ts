@@ -46,6 +46,7 @@ export function createSessions(deps: SessionsDeps): Sessions {
     },
     get: (key, agentId) => store.get(key, agentId),
     list: () => store.list(),
+    listAdopted: () => store.listAdopted(),
     reset(key) {
       const k = normalizeSessionKey(key);
       tx.run(() => {

@@ -37,6 +37,10 @@ export function createSessionStore(db: Db, now: () => number) {
       `SELECT * FROM sessions WHERE key = ? ORDER BY agent_id LIMIT 1`,
     ),
     list: db.prepare<[], SessionDbRow>(`SELECT * FROM sessions ORDER BY created_at, key`),
+    // A superset of the adopted sessions (the agent part of a GLOB may hold ':'), in list order.
+    adopted: db.prepare<[], SessionDbRow>(
+      `SELECT * FROM sessions WHERE key GLOB 'agent:*:adopted:*' ORDER BY created_at, key`,
+    ),
     children: db.prepare<[string], SessionDbRow>(
       `SELECT * FROM sessions WHERE parent_key = ? ORDER BY created_at`,
     ),
@@ -85,6 +89,11 @@ export function createSessionStore(db: Db, now: () => number) {
       return row ? toInfo(row) : undefined;
     },
     list: (): SessionInfo[] => s.list.all().map(toInfo),
+    listAdopted: (): SessionInfo[] =>
+      s.adopted
+        .all()
+        .filter((r) => parseSessionKey(r.key).kind === 'adopted')
+        .map(toInfo),
     children: (parentKey: string): SessionInfo[] =>
       s.children.all(normalizeSessionKey(parentKey)).map(toInfo),
     hasParent: (key: string, agentId: string): boolean => s.hasParent.get(key, agentId) !== undefined,

@@ -11,6 +11,7 @@
 // * Inside a transaction the cache is bypassed: what that transaction sees may never commit.
 import type { StateEvent } from '../../../shared/domain';
 import type { Db } from '../db/open';
+import { stateEvent } from './repo';
 
 /** At most this many events are held (about 200 bytes each), across all sessions. */
 export const CACHE_MAX_EVENTS = 20_000;
@@ -207,25 +208,23 @@ export function createLogCache(db: Db) {
   };
 }
 
-/** A caller owns what it gets: a fresh event, a fresh payload (nested values cloned, rarely). */
-export function copyEvent(e: StateEvent): StateEvent {
-  const out: StateEvent = {
-    sequence: e.sequence,
-    kind: e.kind,
-    actorType: e.actorType,
-    occurredAt: e.occurredAt,
-    summary: e.summary,
-  };
-  if (e.actorId !== undefined) out.actorId = e.actorId;
-  if (e.runId !== undefined) out.runId = e.runId;
-  if (e.payload !== undefined) out.payload = copyPayload(e.payload);
-  return out;
-}
+/** A caller owns what it gets: a fresh event, a fresh payload (nested values copied too, rarely). */
+export const copyEvent = (e: StateEvent): StateEvent =>
+  stateEvent(
+    e.sequence,
+    e.kind,
+    e.actorType,
+    e.occurredAt,
+    e.summary,
+    e.actorId,
+    e.runId,
+    e.payload && copyPayload(e.payload),
+  );
 
 function copyPayload(p: Record<string, unknown>): Record<string, unknown> {
   for (const k in p) {
     const v = p[k];
-    if (typeof v === 'object' && v !== null) return structuredClone(p);
+    if (typeof v === 'object' && v !== null) return JSON.parse(JSON.stringify(p)) as Record<string, unknown>;
   }
   return { ...p };
 }

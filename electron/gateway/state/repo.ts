@@ -41,28 +41,57 @@ const EVENT_COLUMNS =
 const PAGE_COLUMNS = 'sequence, kind, actor_type, actor_id, run_id, occurred_at, summary, payload';
 type PageRow = [number, EventKind, ActorType, string | null, string | null, number, string, string | null];
 
-/** A StateEvent from a raw page row (PAGE_COLUMNS order). */
-export function pageRowToEvent(r: PageRow): StateEvent {
-  const event: StateEvent = { sequence: r[0], kind: r[1], actorType: r[2], occurredAt: r[5], summary: r[6] };
-  if (r[3] !== null) event.actorId = r[3];
-  if (r[4] !== null) event.runId = r[4];
-  if (r[7] !== null) event.payload = JSON.parse(r[7]) as Record<string, unknown>;
+/**
+ * The one place a StateEvent is shaped: the contract's keys in its order, the optional ones only
+ * when present (null and undefined both mean absent).
+ */
+export function stateEvent(
+  sequence: number,
+  kind: EventKind,
+  actorType: ActorType,
+  occurredAt: number,
+  summary: string,
+  actorId: string | null | undefined,
+  runId: string | null | undefined,
+  payload: Record<string, unknown> | undefined,
+): StateEvent {
+  const event: StateEvent = { sequence, kind, actorType, occurredAt, summary };
+  if (actorId != null) event.actorId = actorId;
+  if (runId != null) event.runId = runId;
+  if (payload !== undefined) event.payload = payload;
   return event;
 }
 
-export function toStateEvent(row: EventDbRow): StateEvent {
-  const event: StateEvent = {
-    sequence: row.sequence,
-    kind: row.kind,
-    actorType: row.actor_type,
-    occurredAt: row.occurred_at,
-    summary: row.summary,
-  };
-  if (row.actor_id !== null) event.actorId = row.actor_id;
-  if (row.run_id !== null) event.runId = row.run_id;
-  if (row.payload !== null) event.payload = JSON.parse(row.payload) as Record<string, unknown>;
-  return event;
+/** A StateEvent from a raw page row (PAGE_COLUMNS order). */
+export const pageRowToEvent = (r: PageRow): StateEvent =>
+  stateEvent(r[0], r[1], r[2], r[5], r[6], r[3], r[4], r[7] === null ? undefined : parsePayload(r[7]));
+
+// Most payloads repeat (`{"channel":"desktop"}`, `{"outcome":"error"}`): a flat one is parsed once
+// and copied after; a nested one is parsed every time (a fresh deep copy for every caller).
+const flatPayloads = new Map<string, Record<string, unknown>>();
+
+function parsePayload(text: string): Record<string, unknown> {
+  const known = flatPayloads.get(text);
+  if (known) return { ...known };
+  const parsed = JSON.parse(text) as Record<string, unknown>;
+  if (Object.values(parsed).every((v) => typeof v !== 'object' || v === null)) {
+    if (flatPayloads.size >= 1024) flatPayloads.clear();
+    flatPayloads.set(text, { ...parsed });
+  }
+  return parsed;
 }
+
+export const toStateEvent = (row: EventDbRow): StateEvent =>
+  stateEvent(
+    row.sequence,
+    row.kind,
+    row.actor_type,
+    row.occurred_at,
+    row.summary,
+    row.actor_id,
+    row.run_id,
+    row.payload === null ? undefined : (JSON.parse(row.payload) as Record<string, unknown>),
+  );
 
 export function toStateEventRow(row: EventDbRow): StateEventRow {
   return { ...toStateEvent(row), sessionKey: row.session_key, agentId: row.agent_id };
@@ -154,9 +183,13 @@ export function createStateRepo(db: Db) {
       `UPDATE session_watch_cursors SET notified = ? WHERE watcher_key = ? AND target_key = ?`,
     ),
     // Pending is M > L; the index holds N > L, the same rows (migration 007).
-    pendingCursors: db.prepare<[], CursorDbRow>(
-      `SELECT * FROM session_watch_cursors WHERE material > last_seen AND notified > last_seen`,
-    ),
+    // Arrays, not objects: the sweep may read 100,000 of them at start-up.
+    pendingCursors: db
+      .prepare<[], [string, string, number, number, number]>(
+        `SELECT watcher_key, target_key, last_seen, notified, material FROM session_watch_cursors
+       WHERE material > last_seen AND notified > last_seen`,
+      )
+      .raw(),
     deleteHeldBy: db.prepare(`DELETE FROM session_watch_cursors WHERE watcher_key = ?`),
     deleteEvents: db.prepare(`DELETE FROM session_state_events WHERE session_key = ? AND agent_id = ?`),
     deleteHead: db.prepare(`DELETE FROM session_state_heads WHERE session_key = ? AND agent_id = ?`),
@@ -230,7 +263,8 @@ export function createStateRepo(db: Db) {
     },
     setNotified: (watcher: string, target: string, notified: number) =>
       void s.setNotified.run(notified, watcher, target),
-    pendingCursors: () => s.pendingCursors.all(),
+    /** [watcher, target, L, N, M] of every pending cursor. */
+    pendingCursors: () => s.pendingCursors.all() as unknown as [string, string, number, number, number][],
     deleteHeldBy: (watcher: string) => s.deleteHeldBy.run(watcher).changes,
     deleteOnTarget: (target: string) => s.deleteOnTarget.run(target).changes,
     /** A deleted session's log and head (its sequences are never reused: AUTOINCREMENT). */

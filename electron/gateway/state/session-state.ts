@@ -10,7 +10,7 @@ import { createPruner, PRUNE_INTERVAL_MS } from './prune';
 import { normaliseRecord, resolveKey, type NormalisedRecord } from './record-input';
 import { createSharedDbPoller } from './shared-db';
 import { createLogCache, type LogFacts } from './log-cache';
-import { createStateRepo, toStateEvent, toStateEventRow, type CursorDbRow } from './repo';
+import { createStateRepo, stateEvent, toStateEvent, toStateEventRow, type CursorDbRow } from './repo';
 import type { HeartbeatWaker } from './waker';
 
 export const CHANGES_LIMIT = 200;
@@ -96,12 +96,16 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
   const pruneTx = createPruner(db);
   let lastPruneAt = Number.NEGATIVE_INFINITY;
 
-  // An append notifies every watcher of one target: its context key is computed once.
-  let lastTarget = '';
-  let lastContextKey = '';
+  // An append notifies every watcher of one target, the sweep a few targets many times: each
+  // target's context key (hex of its UTF-8 bytes) is computed once, in a bounded memo.
+  const contextKeys = new Map<string, string>();
   const contextKeyOf = (target: string) => {
-    if (target !== lastTarget) lastContextKey = noticeContextKey((lastTarget = target));
-    return lastContextKey;
+    let k = contextKeys.get(target);
+    if (k === undefined) {
+      if (contextKeys.size >= 4096) contextKeys.clear();
+      contextKeys.set(target, (k = noticeContextKey(target)));
+    }
+    return k;
   };
 
   const enqueueNotices = (notices: PendingNotice[]) => {
@@ -185,16 +189,8 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
         cursorsTouched.push(w);
       }
     }
-    const event: StateEvent = {
-      sequence: seq,
-      kind: r.kind,
-      actorType: r.actorType,
-      occurredAt: r.occurredAt,
-      summary: r.summary,
-    };
-    if (r.actorId !== undefined) event.actorId = r.actorId;
-    if (r.runId !== undefined) event.runId = r.runId;
-    if (r.payload !== undefined) event.payload = JSON.parse(r.payload) as Record<string, unknown>;
+    const payload = r.payload === undefined ? undefined : (JSON.parse(r.payload) as Record<string, unknown>);
+    const event = stateEvent(seq, r.kind, r.actorType, r.occurredAt, r.summary, r.actorId, r.runId, payload);
     return { event, notices, cursorsTouched, created: true };
   });
 
@@ -223,13 +219,12 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
     const notices: PendingNotice[] = [];
     const eligible = new Map<string, boolean>(); // one lookup per watcher, not per cursor
     const runsHere = (w: string) => (only ? only.has(w) : deps.ownership.owns(w));
-    for (const c of repo.pendingCursors()) {
-      let e = eligible.get(c.watcher_key);
-      if (e === undefined)
-        eligible.set(c.watcher_key, (e = runsHere(c.watcher_key) && deps.sessionExists(c.watcher_key)));
+    for (const [watcher, target, lastSeen, notified, material] of repo.pendingCursors()) {
+      let e = eligible.get(watcher);
+      if (e === undefined) eligible.set(watcher, (e = runsHere(watcher) && deps.sessionExists(watcher)));
       if (!e) continue;
-      if (c.notified !== c.material) repo.setNotified(c.watcher_key, c.target_key, c.material);
-      notices.push({ watcher: c.watcher_key, target: c.target_key, changesSince: c.last_seen });
+      if (notified !== material) repo.setNotified(watcher, target, material);
+      notices.push({ watcher, target, changesSince: lastSeen });
     }
     return notices;
   });

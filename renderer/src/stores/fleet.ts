@@ -1,6 +1,6 @@
 // The fleet: agents and every session as a SessionView, kept live from pushed gateway events.
 import { create } from 'zustand';
-import type { AgentView, DemoFleet, GatewayEvent, SessionView } from '../../../shared/ipc';
+import type { AgentView, DemoFleet, FleetSnapshot, GatewayEvent, SessionView } from '../../../shared/ipc';
 import { call } from '../lib/api';
 
 interface FleetState {
@@ -20,6 +20,17 @@ interface FleetState {
   reset(): void;
 }
 
+let early: Promise<FleetSnapshot> | undefined;
+
+/**
+ * Asks for the fleet before the first render (main.tsx), so that connecting, the gateway's work
+ * and the transfer overlap with loading the app; the first load() takes this answer.
+ */
+export function prefetchFleet(): void {
+  early ??= call('fleet:snapshot', {});
+  early.catch(() => {}); // load() reports a failure
+}
+
 const initial = {
   loaded: false,
   agents: [] as AgentView[],
@@ -32,7 +43,9 @@ const initial = {
 export const useFleet = create<FleetState>()((set, get) => ({
   ...initial,
   async load() {
-    const snap = await call('fleet:snapshot', {});
+    const pending = early;
+    early = undefined;
+    const snap = await (pending ?? call('fleet:snapshot', {}));
     const sessions: Record<string, SessionView> = {};
     for (const s of snap.sessions) sessions[s.key] = s;
     set((s) => ({ loaded: true, agents: snap.agents, sessions, shape: s.shape + 1 }));

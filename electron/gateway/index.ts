@@ -1,5 +1,6 @@
 // createGateway(): the composition root of the gateway. It only wires: stores, then the state
 // core, the turn path, the services that use them, then timers. Plain Node; never imports Electron.
+// Over 300 lines on purpose: the whole wiring reads in one place, in the order things are built.
 import path from 'node:path';
 import { isMainKey, normalizeSessionKey, parseSessionKey } from '../../shared/session-keys';
 import { createCatalog, resolveCatalogRoots, type CatalogService } from './catalog';

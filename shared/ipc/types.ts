@@ -1,5 +1,7 @@
 // The views the renderer sees, defined once for both sides: the gateway's types
 // (electron/gateway/types.ts) re-export them, since shared/ never depends on electron/.
+// Over 300 lines on purpose: declarations only (no logic), and one file is the one place to look
+// up the shape of anything that crosses the IPC boundary.
 import type {
   ActorType,
   CursorPositions,

@@ -2,6 +2,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitFor } from '../helpers/poll';
 import {
   AcpChild,
   type AcpChildOptions,
@@ -59,4 +60,10 @@ export function probe(pid: number | undefined): string {
 
 export function messages(updates: AcpUpdate[]): string {
   return updates.map((u) => (u.kind === 'message' ? u.text : '')).join('');
+}
+
+/** Resolves once the fixture's waiting script (hang, deaf) has the prompt: its signal on stderr. */
+export function waiting(child: AcpChild, count = 1): Promise<unknown> {
+  const said = () => child.stderrTail().match(/fixture: \w+ is waiting/g)?.length ?? 0;
+  return waitFor(() => said() >= count, 5_000, 'the fixture agent to wait');
 }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeAllAcpChildren } from '../../electron/gateway/runtime/acp';
-import { makeWorkspace, messages, probe, startFixture } from './helpers';
+import { makeWorkspace, messages, probe, startFixture, waiting } from './helpers';
 
 const ws = makeWorkspace();
 beforeAll(() => mkdirSync(ws.dir));
@@ -71,7 +71,8 @@ describe('AcpChild prompt outcomes', () => {
   it('cancels a hanging prompt with stop reason cancelled, and the child stays usable', async () => {
     const { child } = await startFixture(ws.dir);
     const running = child.prompt('hang');
-    setTimeout(() => child.cancel(), 50);
+    await waiting(child);
+    child.cancel();
     expect(await running).toEqual({ outcome: 'cancelled', stopReason: 'cancelled' });
     expect(await child.prompt('answer after cancel')).toEqual({
       outcome: 'completed',
@@ -82,7 +83,8 @@ describe('AcpChild prompt outcomes', () => {
   it('stops an agent that ignores cancel after the grace', async () => {
     const { child } = await startFixture(ws.dir, { cancelGraceMs: 200 });
     const running = child.prompt('deaf');
-    setTimeout(() => child.cancel(), 50);
+    await waiting(child);
+    child.cancel();
     const reason = 'the agent did not acknowledge the cancel within 200 ms and was stopped';
     expect(await running).toEqual({ outcome: 'cancelled', reason });
     await child.close();
@@ -110,7 +112,8 @@ describe('AcpChild prompt outcomes', () => {
     const { child, updates } = await startFixture(ws.dir);
     const running = child.prompt('hang');
     const queued = child.prompt('answer never sent');
-    setTimeout(() => child.cancel(), 50);
+    await waiting(child);
+    child.cancel();
     expect(await running).toEqual({ outcome: 'cancelled', stopReason: 'cancelled' });
     expect(await queued).toEqual({ outcome: 'cancelled', reason: 'cancelled before it started' });
     expect(updates).toEqual([]);
@@ -120,7 +123,7 @@ describe('AcpChild prompt outcomes', () => {
     const { child } = await startFixture(ws.dir);
     const running = child.prompt('hang');
     const queued = child.prompt('answer');
-    await new Promise((r) => setTimeout(r, 50));
+    await waiting(child);
     await child.close();
     const closed = { outcome: 'error', reason: 'the ACP child was closed' };
     expect(await running).toEqual(closed);

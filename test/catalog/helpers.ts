@@ -2,7 +2,6 @@
 // stand-ins for Sessions and SessionState that follow the contract's semantics the catalog relies
 // on (dedupe keys, `undefined` on a failed record, watch registration as a cursor row).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { openDatabase, type Db } from '../../electron/gateway/db/open';
 import {
@@ -14,6 +13,7 @@ import {
 } from '../../electron/gateway/catalog';
 import type { CatalogFs } from '../../electron/gateway/catalog/kit/fsio';
 import { createSessionStore } from '../../electron/gateway/sessions/store';
+import { tempDir } from '../helpers/temp';
 import type {
   RecordInput,
   SessionInfo,
@@ -41,9 +41,7 @@ export interface Harness {
   cleanup(): void;
 }
 
-export function tmpDir(prefix = 'sightline-catalog-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-}
+export { tempDir as tmpDir } from '../helpers/temp';
 
 export interface HarnessOptions {
   fs?: CatalogFs;
@@ -57,7 +55,7 @@ export interface HarnessOptions {
 }
 
 export function makeHarness(opts: HarnessOptions = {}): Harness {
-  const dir = tmpDir();
+  const dir = tempDir('sightline-catalog-');
   const db = openDatabase(path.join(dir, 'data'));
   const roots = {
     claude: path.join(dir, 'claude', 'projects'),

@@ -1,13 +1,13 @@
 // E2E harness: build the renderer once (guarded by a lock, rebuilt when sources are newer),
 // start browser mode in-process on port 0 with a fresh data dir, drive Debian's Chromium.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { Gateway, GatewayOptions } from '../../electron/gateway/index';
 import type { GatewayHost } from '../../electron/gateway/host';
 import { startBrowserMode } from '../../electron/web/app';
 import type { WebServer } from '../../electron/web/server';
+import { tempDir } from '../helpers/temp';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const RENDERER_DIR = path.join(ROOT, 'out/renderer');
@@ -70,9 +70,7 @@ export async function ensureRenderer(): Promise<void> {
   }
 }
 
-export function tmpDir(prefix: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-}
+export { tempDir as tmpDir };
 
 export interface App {
   /** The current gateway (a restore from Settings swaps it). */
@@ -92,8 +90,8 @@ export interface App {
 export async function startApp(
   opts: { prepare?: (dataDir: string) => void; gateway?: Partial<GatewayOptions> } = {},
 ): Promise<App> {
-  const dataDir = tmpDir('sightline-e2e-data-');
-  const catalogRoot = tmpDir('sightline-e2e-catalog-');
+  const dataDir = tempDir('sightline-e2e-data-');
+  const catalogRoot = tempDir('sightline-e2e-catalog-');
   const roots = Object.fromEntries(
     ['claude', 'codex', 'opencode', 'pi'].map((p) => {
       const dir = path.join(catalogRoot, p);
@@ -143,7 +141,7 @@ export interface Browser {
 
 /** Chromium with a fresh user-data dir; page errors fail loudly through `errors`. */
 export async function openBrowser(url: string): Promise<Browser & { errors: string[] }> {
-  const profile = tmpDir('sightline-e2e-chromium-');
+  const profile = tempDir('sightline-e2e-chromium-');
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     args: CHROMIUM_ARGS,

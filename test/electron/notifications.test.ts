@@ -7,38 +7,17 @@ import {
   type NotificationContent,
   type NotificationItem,
 } from '../../electron/main/notifications';
+import type { Cancel } from '../../electron/gateway/scheduler';
 import type { GatewayEvent } from '../../electron/gateway/types';
+import { FakeClock } from '../helpers/clock';
 
-/** A manual clock: timers fire only when the test advances time. */
-class FakeClock implements CoalescerClock {
-  t = 1_000_000;
-  private timers = new Map<number, { at: number; fn: () => void }>();
-  private next = 1;
-  now = (): number => this.t;
-  setTimer = (fn: () => void, ms: number): unknown => {
-    const id = this.next++;
-    this.timers.set(id, { at: this.t + ms, fn });
-    return id;
+/** The shared FakeClock as the coalescer's clock: its timers run only as the test ticks. */
+function coalescerClock(clock: FakeClock): CoalescerClock {
+  return {
+    now: clock.now,
+    setTimer: (fn, ms) => clock.after(ms, fn),
+    clearTimer: (cancel) => (cancel as Cancel)(),
   };
-  clearTimer = (handle: unknown): void => {
-    this.timers.delete(handle as number);
-  };
-  advance(ms: number): void {
-    const end = this.t + ms;
-    for (;;) {
-      const due = [...this.timers.entries()]
-        .filter(([, v]) => v.at <= end)
-        .sort((a, b) => a[1].at - b[1].at)[0];
-      if (!due) break;
-      this.timers.delete(due[0]);
-      this.t = due[1].at;
-      due[1].fn();
-    }
-    this.t = end;
-  }
-  get pending(): number {
-    return this.timers.size;
-  }
 }
 
 const notice = (n: number, key = 'agent:coord:main'): NotificationItem => ({
@@ -48,12 +27,12 @@ const notice = (n: number, key = 'agent:coord:main'): NotificationItem => ({
 });
 
 function setup() {
-  const clock = new FakeClock();
+  const clock = new FakeClock(1_000_000);
   const shown: NotificationContent[] = [];
   const coalescer = createNotificationCoalescer({
     quietMs: 1500,
     maxWaitMs: 10_000,
-    clock,
+    clock: coalescerClock(clock),
     show: (c) => shown.push(c),
   });
   return { clock, shown, coalescer };
@@ -64,10 +43,10 @@ describe('notification coalescer', () => {
     const { clock, shown, coalescer } = setup();
     for (let i = 0; i < 50; i++) {
       coalescer.add(notice(i));
-      clock.advance(20);
+      clock.tick(20);
     }
     expect(shown).toEqual([]);
-    clock.advance(1500);
+    clock.tick(1500);
     expect(shown).toEqual([
       {
         title: 'Sightline: new notices',
@@ -81,27 +60,27 @@ describe('notification coalescer', () => {
     const { clock, shown, coalescer } = setup();
     for (let i = 0; i < 50; i++) {
       coalescer.add(notice(i));
-      clock.advance(20);
+      clock.tick(20);
     }
-    clock.advance(5000);
+    clock.tick(5000);
     coalescer.add(notice(51));
-    clock.advance(1499);
+    clock.tick(1499);
     expect(shown).toHaveLength(1);
-    clock.advance(1);
+    clock.tick(1);
     expect(shown).toHaveLength(2);
     expect(shown[1]).toEqual({
       title: 'Notice for agent:coord:main',
       body: 'worker 51 changed',
       sessionKey: 'agent:coord:main',
     });
-    expect(clock.pending).toBe(0);
+    expect(clock.pending()).toBe(0);
   });
 
   it('does not wait forever on a steady trickle: maxWait caps the delay', () => {
     const { clock, shown, coalescer } = setup();
     for (let i = 0; i < 30; i++) {
       coalescer.add(notice(i));
-      clock.advance(1000);
+      clock.tick(1000);
     }
     // 30 s of one item per second (never 1.5 s quiet): one notification per 10 s window.
     expect(shown.map((s) => s.body)).toEqual([
@@ -118,11 +97,11 @@ describe('notification coalescer', () => {
     expect(shown).toHaveLength(1);
     coalescer.add(notice(2));
     coalescer.dispose();
-    clock.advance(60_000);
+    clock.tick(60_000);
     coalescer.add(notice(3));
-    clock.advance(60_000);
+    clock.tick(60_000);
     expect(shown).toHaveLength(1);
-    expect(clock.pending).toBe(0);
+    expect(clock.pending()).toBe(0);
   });
 });
 

@@ -1,9 +1,8 @@
-// Time you can drive: the wake grace, heartbeats and run timeouts run on the injected scheduler.
+// Time you can drive: heartbeats and run timeouts run on the injected scheduler (the wake grace:
+// runtime/turns.test.ts).
 import { afterEach, describe, expect, it } from 'vitest';
-import { WAKE_TURN_GRACE_MS } from '../../electron/gateway/runtime/wake';
-import { noticeText } from '../../shared/session-keys';
 import { FakeClock } from '../helpers/clock';
-import { openTestGateway, spawnEdge, waitFor, type TestGateway } from '../helpers/gateway';
+import { openTestGateway, waitFor, type TestGateway } from '../helpers/gateway';
 
 let t: TestGateway;
 afterEach(async () => {
@@ -11,29 +10,7 @@ afterEach(async () => {
   t.cleanup();
 });
 
-const ranStatus = (t: TestGateway) =>
-  t.gw.transcripts.all('agent:main:main').some((m) => m.toolName === 'session_status');
-
 describe('scheduler', () => {
-  it('without timers, the wake turn waits for the grace on the fake clock, to the millisecond', async () => {
-    const clock = new FakeClock();
-    t = openTestGateway({ now: clock.now, scheduler: clock });
-    const gw = t.gw;
-    gw.agents.save({ id: 'main', heartbeatSeconds: 0, providerSettings: { stepMs: '1', steps: '1' } });
-    const seed = spawnEdge(gw, 'agent:main:subagent:g');
-    await gw.human.send('agent:main:subagent:g', 'new direction');
-    const notice = noticeText('agent:main:subagent:g', seed.sequence);
-    expect(gw.notices.peek('agent:main:main').map((n) => n.text)).toEqual([notice]);
-    clock.tick(WAKE_TURN_GRACE_MS - 1);
-    await gw.runtime.idle();
-    expect(gw.notices.peek('agent:main:main').map((n) => n.text)).toEqual([notice]);
-    clock.tick(1);
-    await gw.runtime.idle();
-    expect(gw.notices.peek('agent:main:main')).toEqual([]);
-    expect(ranStatus(t)).toBe(true);
-    expect(clock.pending()).toBe(0);
-  });
-
   it('heartbeats fire on the scheduler: nothing before the interval, one wake at it', async () => {
     const clock = new FakeClock();
     t = openTestGateway({ now: clock.now, scheduler: clock, autoStart: true });

@@ -1,7 +1,8 @@
 // Turns, compaction and the heartbeat.
 import { afterEach, describe, expect, it } from 'vitest';
 import { noticeContextKey, noticeText } from '../../shared/session-keys';
-import { openTestGateway, waitFor, type TestGateway, spawnEdge } from '../helpers/gateway';
+import { WAKE_TURN_GRACE_MS } from '../../electron/gateway/runtime/wake';
+import { FakeClock, openTestGateway, waitFor, type TestGateway, spawnEdge } from '../helpers/gateway';
 
 let t: TestGateway;
 afterEach(async () => {
@@ -94,20 +95,21 @@ describe('turns', () => {
   });
 
   it('without timers, a wake runs the heartbeat turn after the grace, leaving the notice visible until then', async () => {
-    t = openTestGateway();
+    const clock = new FakeClock();
+    t = openTestGateway({ now: clock.now, scheduler: clock });
     const gw = t.gw;
     gw.agents.save({ id: 'main', heartbeatSeconds: 0, providerSettings: { stepMs: '1', steps: '1' } });
     const seed = spawnEdge(gw, 'agent:main:subagent:g');
     await gw.human.send('agent:main:subagent:g', 'new direction');
-    await new Promise((r) => setTimeout(r, 200));
-    expect(gw.notices.peek('agent:main:main').map((n) => n.text)).toEqual([
-      noticeText('agent:main:subagent:g', seed.sequence),
-    ]);
-    await waitFor(
-      () => gw.transcripts.all('agent:main:main').some((m) => m.toolName === 'session_status'),
-      3000,
-      'wake turn',
-    );
+    const notice = noticeText('agent:main:subagent:g', seed.sequence);
+    expect(gw.notices.peek('agent:main:main').map((n) => n.text)).toEqual([notice]);
+    clock.tick(WAKE_TURN_GRACE_MS - 1);
+    await gw.runtime.idle();
+    expect(gw.notices.peek('agent:main:main').map((n) => n.text)).toEqual([notice]);
+    clock.tick(1);
+    await gw.runtime.idle();
     expect(gw.notices.peek('agent:main:main')).toEqual([]);
+    expect(gw.transcripts.all('agent:main:main').some((m) => m.toolName === 'session_status')).toBe(true);
+    expect(clock.pending()).toBe(0);
   });
 });

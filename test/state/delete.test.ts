@@ -4,6 +4,7 @@
 // above everything the old one had.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GatewayEvent } from '../../electron/gateway/types';
+import { waitFor } from '../helpers/poll';
 import { count, cursorRows, humanTurn, noticeFor, openHarness, type Harness } from './helpers';
 
 const MAIN = 'agent:main:main';
@@ -164,5 +165,23 @@ describe('deleting a session deletes its history', () => {
       'session key "global" is registered for agent "main"',
     );
     expect(gw.sessions.create({ key: 'global', agentId: 'main', label: 'again' }).label).toBe('again');
+  });
+});
+
+describe('deleting a session while its run is running', () => {
+  it('the cut-short run writes nothing back: version stays 0, no run, no outcome for the parent', async () => {
+    const { gw } = h;
+    // The scripted worker pauses for real between steps, long enough to be deleted mid-run.
+    gw.agents.save({ id: 'main', providerSettings: { stepMs: '200', steps: '20' } });
+    const r = await gw.tools.call(MAIN, 'sessions_spawn', { task: 'long work' });
+    const key = (r as { ok: true; details: { childSessionKey: string } }).details.childSessionKey;
+    await waitFor(() => gw.runtime.status(key)?.status === 'running', 5000, 'the child run');
+    gw.sessions.delete(key);
+    await gw.runtime.idle();
+    expect(gw.state.version(key)).toBe(0);
+    expect(gw.runtime.runs(key)).toEqual([]);
+    expect(gw.transcripts.all(key)).toEqual([]);
+    // The parent was not told about a child that no longer exists.
+    expect(gw.transcripts.all(MAIN).filter((m) => m.text.includes(key))).toEqual([]);
   });
 });

@@ -222,8 +222,9 @@ export class TurnEngine {
     } finally {
       cancelTimeout?.();
     }
-    // After close() the database is gone: a turn cut short by stop() writes nothing more.
-    if (this.stopped) return finish({ run });
+    // After close() the database is gone, and a deleted session's history is gone: a turn cut
+    // short by either writes nothing more (no run row, no outcome in a log that was deleted).
+    if (this.stopped || !deps.store.get(key)) return finish({ run });
     run.endedAt = deps.now();
     write(() => deps.runs.save(run));
     deps.emit({ type: 'run:changed', run: { ...run } });

@@ -1,5 +1,6 @@
 // SQL for the signal log, heads and watch cursors: prepared once, plain functions over rows.
 import type { Db } from '../db/open';
+import type { NormalisedRecord } from './record-input';
 import type { ActorType, EventKind, StateEvent, StateEventRow } from '../../../shared/domain';
 
 interface EventDbRow {
@@ -197,18 +198,7 @@ export function createStateRepo(db: Db) {
   };
 
   return {
-    insertEvent(e: {
-      sessionKey: string;
-      agentId: string;
-      kind: EventKind;
-      actorType: ActorType;
-      actorId?: string;
-      runId?: string;
-      occurredAt: number;
-      summary: string;
-      payload?: string;
-      dedupeKey?: string;
-    }): number {
+    insertEvent(e: Omit<NormalisedRecord, 'bare' | 'watchers'>): number {
       const { lastInsertRowid } = s.insertEvent.run(
         e.sessionKey,
         e.agentId,

@@ -1,5 +1,9 @@
 // The state core of the spec: append with dedupe and heads, the cursor state machine, explicit
 // registration, acknowledge-on-drain, reconciliation, the start-up sweep and pruning.
+// Longer than 300 lines on purpose: the append transaction, the cursor state machine and
+// reconciliation are one piece of the spec whose invariants read best in one place. What is not
+// part of it lives beside: views.ts (timeline, cursor rows), prune.ts, shared-db.ts, log-cache.ts,
+// repo.ts (the statements).
 import { NOTIFY_KINDS, type NoticeEntry, type StateEvent, type StateEventRow } from '../../../shared/domain';
 import { isBareKey, noticeContextKey, noticeText, parseSessionKey } from '../../../shared/session-keys';
 import type { Db } from '../db/open';
@@ -10,7 +14,8 @@ import { createPruner, PRUNE_INTERVAL_MS } from './prune';
 import { normaliseRecord, resolveKey, type NormalisedRecord } from './record-input';
 import { createSharedDbPoller } from './shared-db';
 import { createLogCache, type LogFacts } from './log-cache';
-import { createStateRepo, stateEvent, toStateEvent, toStateEventRow, type CursorDbRow } from './repo';
+import { createStateRepo, stateEvent, toStateEvent } from './repo';
+import { createStateViews } from './views';
 import type { HeartbeatWaker } from './waker';
 
 export const CHANGES_LIMIT = 200;
@@ -247,24 +252,8 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
     historyGap: after < f.head && after < f.pruned,
   });
 
-  const toCursorRow = (c: CursorDbRow): CursorRow => {
-    const entry = queues.peek(c.watcher_key).find((e) => e.contextKey === noticeContextKey(c.target_key));
-    const targetVersion =
-      repo.head(c.target_key, parseSessionKey(c.target_key).agentId ?? '')?.last_sequence ?? 0;
-    return {
-      watcher: c.watcher_key,
-      target: c.target_key,
-      lastSeen: c.last_seen,
-      notified: c.notified,
-      material: c.material,
-      targetVersion,
-      pending: c.material > c.last_seen,
-      updatedAt: c.updated_at,
-      ...(entry ? { noticeText: entry.text } : {}),
-    };
-  };
-
   const shared = createSharedDbPoller(db, deliver, (watcher) => deps.ownership.holds(watcher));
+  const views = createStateViews(repo, queues);
 
   const core: StateCore = {
     record(input: RecordInput) {
@@ -384,35 +373,8 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
       return shared.poll();
     },
 
-    timeline(sessionKey, opts = {}) {
-      const k = resolveKey(sessionKey, opts.agentId);
-      const limit = Math.min(500, Math.max(1, Math.floor(opts.limit ?? 200)));
-      const before = opts.beforeSequence ?? Number.MAX_SAFE_INTEGER;
-      const kinds = opts.kinds?.length ? new Set(opts.kinds) : undefined;
-      const actors = opts.actorTypes?.length ? new Set(opts.actorTypes) : undefined;
-      if (!kinds && !actors) return repo.eventsBefore(k.key, k.agentId, before, limit).map(toStateEventRow);
-      // Filtered pages walk the index in chunks; the log is bounded to 50,000 rows.
-      const out: StateEventRow[] = [];
-      let cursor = before;
-      for (;;) {
-        const chunk = repo.eventsBefore(k.key, k.agentId, cursor, 1000);
-        for (const row of chunk) {
-          if ((!kinds || kinds.has(row.kind)) && (!actors || actors.has(row.actor_type)))
-            out.push(toStateEventRow(row));
-          if (out.length >= limit) return out;
-        }
-        if (chunk.length < 1000) return out;
-        cursor = chunk[chunk.length - 1]!.sequence;
-      }
-    },
-
-    watchers(sessionKey) {
-      const key = parseSessionKey(sessionKey).key;
-      return {
-        watchedBy: repo.cursorsOnTarget(key).map(toCursorRow),
-        watching: repo.cursorsHeldBy(key).map(toCursorRow),
-      };
-    },
+    timeline: views.timeline,
+    watchers: views.watchers,
 
     hasParentOrWatcher(sessionKey, agentId) {
       const k = resolveKey(sessionKey, agentId);

@@ -68,8 +68,25 @@ async function history(gw: Gw, key: string): Promise<{ role: string; text: strin
   return r.ok ? ((r.details as { messages?: { role: string; text: string }[] }).messages ?? []) : [];
 }
 
-const ended = (gw: Gw, key: string) =>
-  events(gw, key).filter((e) => e.kind === 'run_completed' || e.kind === 'run_failed');
+const isEnd = (kind: string) => kind === 'run_completed' || kind === 'run_failed';
+const ended = (gw: Gw, key: string) => events(gw, key).filter((e) => isEnd(e.kind));
+
+/**
+ * Waits on the gateway's own signal, not on a clock: `endOf(key)` resolves when the run's
+ * outcome (run_completed / run_failed) is pushed for `key`. Subscribe before spawning, so an
+ * outcome that comes early is kept. A run that never ends fails the test at its timeout.
+ */
+function outcomes(gw: Gw): (key: string) => Promise<unknown> {
+  const seen = new Set<string>();
+  const waiting = new Map<string, () => void>();
+  gw.events.on((ev) => {
+    if (ev.type !== 'state:event' || !isEnd(ev.event.kind)) return;
+    seen.add(ev.sessionKey);
+    waiting.get(ev.sessionKey)?.();
+  });
+  return (key) =>
+    seen.has(key) ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(key, resolve));
+}
 
 describe('ACP children', () => {
   it('spawn creates agent:main:acp:<id>, records child_spawned first and run_completed at the end', async () => {
@@ -129,7 +146,7 @@ describe('ACP children', () => {
   it('a cancelled run → run_failed {outcome: cancelled}, "child run cancelled"', async () => {
     const gw = open();
     const { key } = await spawn(gw, 'hang until cancelled');
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor(() => gw.runtime.sessionStatus(key) === 'running');
     await gw.runtime.cancel(key);
     const end = await waitFor(() => ended(gw, key)[0], 6000);
     expect(end).toMatchObject({
@@ -170,12 +187,15 @@ describe('ACP children', () => {
 
   it('every spawned run ends with exactly one run_completed/run_failed (refuse, garbage, stream, slow)', async () => {
     const gw = open();
+    const endOf = outcomes(gw);
     const kids = [];
     for (const task of ['refuse this', 'garbage out', 'stream it', 'slow one'])
       kids.push({ task, ...(await spawn(gw, task, { timeoutSeconds: 2 })) });
     for (const k of kids) {
-      await waitFor(() => ended(gw, k.key).length > 0, 6000);
-      await new Promise((r) => setTimeout(r, 50));
+      await endOf(k.key);
+      // The run is over on the runtime's side too (its run ends before the outcome is logged),
+      // so a second outcome could only have come before this one.
+      expect(['queued', 'running'], k.task).not.toContain(gw.runtime.sessionStatus(k.key));
       const e = ended(gw, k.key);
       expect(e, k.task).toHaveLength(1);
       if (e[0].kind === 'run_failed')

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createGateway } from '../../../electron/gateway';
+import { FakeClock } from '../../helpers/clock';
 
 export type GW = ReturnType<typeof createGateway>;
 
@@ -15,12 +16,19 @@ export interface Env {
   clock: { t: number };
   now: () => number;
   gw: GW;
+  /** Moves the fake clock (retention, windows); nothing scheduled runs. */
   advance(ms: number): void;
+  /** With `timers: 'fake'`: moves the clock and runs the gateway timers that fall due. */
+  tick(ms: number): void;
   restart(): GW;
   close(): void;
 }
 
-export function openEnv(): Env {
+/**
+ * A gateway on its own folders with a fake clock. Its timers are real (the contract's default)
+ * unless `timers: 'fake'`, when they run only as the test ticks the clock.
+ */
+export function openEnv(opts: { timers?: 'real' | 'fake' } = {}): Env {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-accept-'));
   const roots = {
     claude: path.join(dir, 'roots', 'claude'),
@@ -29,10 +37,11 @@ export function openEnv(): Env {
     pi: path.join(dir, 'roots', 'pi'),
   };
   for (const r of Object.values(roots)) fs.mkdirSync(r, { recursive: true });
-  const clock = { t: T0 };
-  const now = () => clock.t;
+  const clock = new FakeClock(T0);
+  const now = clock.now;
   const dataDir = path.join(dir, 'data');
-  const make = () => createGateway({ dataDir, now, autoStart: false, catalogRoots: roots });
+  const scheduler = opts.timers === 'fake' ? { scheduler: clock } : {};
+  const make = () => createGateway({ dataDir, now, autoStart: false, catalogRoots: roots, ...scheduler });
   let closed = false;
   const env: Env = {
     dir,
@@ -40,7 +49,10 @@ export function openEnv(): Env {
     now,
     gw: make(),
     advance(ms) {
-      clock.t += ms;
+      clock.advance(ms);
+    },
+    tick(ms) {
+      clock.tick(ms);
     },
     restart() {
       env.gw.close();
@@ -108,8 +120,6 @@ export function logEvent(
 }
 
 export { waitFor } from '../../helpers/poll';
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Finds every string in a JSON-ish value matching a regex. */
 export function findStrings(v: unknown, re: RegExp, out: string[] = []): string[] {

@@ -5,7 +5,6 @@ import {
   humanEvent,
   noticeText,
   openEnv,
-  sleep,
   stateEntries,
   waitFor,
   type Env,
@@ -15,7 +14,7 @@ const PEER = 'agent:main:peer';
 const SUB = 'agent:main:subagent:lead';
 let env: Env;
 beforeEach(() => {
-  env = openEnv();
+  env = openEnv({ timers: 'fake' });
   ensureSession(env.gw, MAIN);
   ensureSession(env.gw, PEER);
   ensureSession(env.gw, SUB, MAIN);
@@ -30,13 +29,15 @@ describe('wake', () => {
     const L = gw.state.cursor(SUB, PEER)!.lastSeen;
     const s1 = humanEvent(gw, PEER).sequence;
     expect(stateEntries(gw, SUB).map((e) => e.text)).toEqual([noticeText(PEER, L)]);
-    // the main watcher's heartbeat turn drains (and so acknowledges) its notice
+    // the main watcher's heartbeat turn (after the 1 s grace) drains, and so acknowledges, its notice
+    env.tick(1_000);
     await waitFor(() => stateEntries(gw, MAIN).length === 0 && gw.state.cursor(MAIN, PEER)!.lastSeen === s1);
     // within 20 s (fake clock): a second change is queued but not woken again
     env.advance(5_000);
     const s2 = humanEvent(gw, PEER).sequence;
     expect(stateEntries(gw, MAIN).map((e) => e.text)).toEqual([noticeText(PEER, s1)]);
-    await sleep(2_500);
+    env.tick(2_500);
+    await gw.runtime.idle();
     expect(stateEntries(gw, MAIN).map((e) => e.text)).toEqual([noticeText(PEER, s1)]);
     expect(gw.state.cursor(MAIN, PEER)!.lastSeen).toBe(s1);
     // the sub-agent watcher was never woken: its notice is still pending
@@ -48,6 +49,7 @@ describe('wake', () => {
     env.advance(21_000);
     const s3 = humanEvent(gw, PEER).sequence;
     expect(stateEntries(gw, MAIN)).toHaveLength(1);
+    env.tick(1_000);
     await waitFor(() => stateEntries(gw, MAIN).length === 0 && gw.state.cursor(MAIN, PEER)!.lastSeen === s3);
   });
 });

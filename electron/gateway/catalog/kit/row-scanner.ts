@@ -2,6 +2,7 @@
 // classifier needs (a few scalar fields, bounded string prefixes, the types of content blocks and a
 // fingerprint of the row's text), so a 3 MiB row is classified across several checks with a few
 // kilobytes of state. The state is plain JSON: it is persisted on the upstream link between checks.
+// About 300 lines on purpose: one tokenizer state machine, which splits badly.
 import { newPrint, printFeed, printSeparate, type TextPrint } from './text';
 
 export type PathSeg = string | number;

@@ -6,6 +6,8 @@
 // drain as a native turn, so the same acknowledge and reopen rules) once the agent is up, and the
 // drained lines go ahead of the prompt as a system note. The agent gets Sightline's MCP server
 // with a credential of its own session, so it can use the session tools as itself.
+// Over 300 lines on purpose: one child's life (start, prompt chain, cancel, forget) shares the
+// `live` map and its bookkeeping; split, each half would reach into the other's state.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -211,7 +213,8 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
         result = { outcome: 'error', reason: err instanceof Error ? err.message : String(err) };
       }
       l.cancelRequested = false;
-      if (closed) return;
+      // Closed, or the session was deleted (forgotten): nothing more is written for it.
+      if (!current(key, l)) return;
       const reply = flush(key, l);
       if (result.outcome === 'completed') run.status = 'idle';
       else {

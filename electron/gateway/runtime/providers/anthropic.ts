@@ -11,12 +11,12 @@ import type {
   Tool,
 } from '@anthropic-ai/sdk/resources/messages';
 import {
-  DEFAULT_TIMEOUT_MS,
   checkBaseUrl,
-  describeCause,
+  classifySdkError,
+  DEFAULT_TIMEOUT_MS,
   parseToolArguments,
   runGuarded,
-  streamFailure,
+  withoutStatus,
 } from './guard';
 import { DEFAULT_BASE_URL } from '../../trust/base-url';
 import { ModelProviderError } from './types';
@@ -234,30 +234,16 @@ function mapStopReason(reason: string | null): ModelResponse['stopReason'] {
   }
 }
 
-function classifyAnthropicError(err: unknown): ModelProviderError {
-  if (err instanceof APIConnectionTimeoutError) {
-    return new ModelProviderError(`${LABEL}: request timed out`, { cause: err });
-  }
-  if (err instanceof APIConnectionError) {
-    return new ModelProviderError(`${LABEL}: network error: ${describeCause(err.cause ?? err)}`, {
-      cause: err,
-    });
-  }
-  if (err instanceof APIError) {
-    const detail = err.apiMessage ?? stripStatus(err);
-    if (err.status)
-      return new ModelProviderError(`${LABEL}: HTTP ${err.status}: ${detail}`, {
-        status: err.status,
-        cause: err,
-      });
-    // An `event: error` inside a 200 stream, e.g. overloaded_error.
-    const type = err.type ? ` (${err.type})` : '';
-    return new ModelProviderError(`${LABEL}: stream error${type}: ${detail}`, { cause: err });
-  }
-  return streamFailure(LABEL, err);
-}
-
-function stripStatus(err: APIError): string {
-  const prefix = err.status ? `${err.status} ` : '';
-  return err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message;
-}
+const classifyAnthropicError = (err: unknown) =>
+  classifySdkError(LABEL, err, {
+    Timeout: APIConnectionTimeoutError,
+    Connection: APIConnectionError,
+    apiError: (e) =>
+      e instanceof APIError
+        ? {
+            ...(e.status ? { status: e.status } : {}),
+            detail: e.apiMessage ?? withoutStatus(e.message, e.status),
+            ...(e.type ? { type: e.type } : {}),
+          }
+        : undefined,
+  });

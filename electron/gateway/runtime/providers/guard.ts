@@ -126,6 +126,42 @@ export function describeCause(err: unknown): string {
   return rest.length ? `${head} (${rest.join(', ')})` : (head as string);
 }
 
+/** What a provider tells `classifySdkError` about its SDK (each SDK has its own error classes). */
+export interface SdkErrors {
+  Timeout: abstract new (...args: never[]) => Error;
+  Connection: abstract new (...args: never[]) => Error;
+  /** An API error's status, text and (for an error event in a 200 stream) type; else undefined. */
+  apiError(err: unknown): { status?: number; detail: string; type?: string } | undefined;
+}
+
+/** One wording for every SDK failure: timeout, network error, HTTP status, error in a stream. */
+export function classifySdkError(label: string, err: unknown, sdk: SdkErrors): ModelProviderError {
+  if (err instanceof sdk.Timeout)
+    return new ModelProviderError(`${label}: request timed out`, { cause: err });
+  if (err instanceof sdk.Connection) {
+    return new ModelProviderError(`${label}: network error: ${describeCause(err.cause ?? err)}`, {
+      cause: err,
+    });
+  }
+  const api = sdk.apiError(err);
+  if (!api) return streamFailure(label, err);
+  if (api.status) {
+    return new ModelProviderError(`${label}: HTTP ${api.status}: ${api.detail}`, {
+      status: api.status,
+      cause: err,
+    });
+  }
+  // An error inside a 200 stream (an `event: error`, or a data line carrying `{"error": …}`).
+  const type = api.type ? ` (${api.type})` : '';
+  return new ModelProviderError(`${label}: stream error${type}: ${api.detail}`, { cause: err });
+}
+
+/** The SDKs prefix their own message with the status; the status is said separately. */
+export function withoutStatus(message: string, status: number | undefined): string {
+  const prefix = status ? `${status} ` : '';
+  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
+}
+
 /** Failures that are not the SDK's API/connection errors: bad JSON in the stream, a dropped socket. */
 export function streamFailure(label: string, err: unknown): ModelProviderError {
   if (err instanceof SyntaxError) {

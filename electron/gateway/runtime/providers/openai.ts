@@ -10,12 +10,12 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import {
-  DEFAULT_TIMEOUT_MS,
   checkBaseUrl,
-  describeCause,
+  classifySdkError,
+  DEFAULT_TIMEOUT_MS,
   parseToolArguments,
   runGuarded,
-  streamFailure,
+  withoutStatus,
 } from './guard';
 import { DEFAULT_BASE_URL } from '../../trust/base-url';
 import { ModelProviderError } from './types';
@@ -216,27 +216,15 @@ class ChunkAccumulator {
   }
 }
 
-function classifyOpenAIError(err: unknown): ModelProviderError {
-  if (err instanceof APIConnectionTimeoutError) {
-    return new ModelProviderError(`${LABEL}: request timed out`, { cause: err });
-  }
-  if (err instanceof APIConnectionError) {
-    return new ModelProviderError(`${LABEL}: network error: ${describeCause(err.cause ?? err)}`, {
-      cause: err,
-    });
-  }
-  if (err instanceof APIError) {
-    const detail = apiErrorText(err);
-    if (err.status)
-      return new ModelProviderError(`${LABEL}: HTTP ${err.status}: ${detail}`, {
-        status: err.status,
-        cause: err,
-      });
-    // A 200 stream that carried `{"error": {...}}` in a data line.
-    return new ModelProviderError(`${LABEL}: stream error: ${detail}`, { cause: err });
-  }
-  return streamFailure(LABEL, err);
-}
+const classifyOpenAIError = (err: unknown) =>
+  classifySdkError(LABEL, err, {
+    Timeout: APIConnectionTimeoutError,
+    Connection: APIConnectionError,
+    apiError: (e) =>
+      e instanceof APIError
+        ? { ...(e.status ? { status: e.status } : {}), detail: apiErrorText(e) }
+        : undefined,
+  });
 
 function apiErrorText(err: APIError): string {
   const body: unknown = err.error;
@@ -244,9 +232,8 @@ function apiErrorText(err: APIError): string {
   if (typeof body === 'string') return body;
   if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string')
     return body.message;
-  // The SDK prefixes its own message with the status; without a JSON body that is all it has.
-  const prefix = err.status ? `${err.status} ` : '';
-  return err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message;
+  // Without a JSON body the SDK's own message is all there is.
+  return withoutStatus(err.message, err.status);
 }
 
 function assertNever(value: never): never {

@@ -65,6 +65,10 @@ export interface SessionInfo {
   agentId: string;
   parentKey?: string;
   label?: string;
+  /** Addition: the working folder the session runs in (sessions started from the app, ACP children). */
+  cwd?: string;
+  /** Addition: hidden from the fleet tree, kept everywhere else (present only when true). */
+  archived?: boolean;
   createdAt: number;
   updatedAt: number;
 }

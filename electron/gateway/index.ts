@@ -13,6 +13,7 @@ import { resolveShim } from './mcp/shim';
 import { consoleLogger, EventHub } from './events';
 import { createOwnership, type Ownership } from './ownership';
 import { createAcpProfileStore } from './runtime/acp/profile-store';
+import { createAcpRegistry, type AcpRegistry } from './runtime/acp/registry/install';
 import { createAcpProfiles, type AcpProfiles } from './runtime/acp/profiles';
 import { createAcpSessions } from './runtime/acp/sessions';
 import { agentTools } from './runtime/agent-tools';
@@ -28,6 +29,7 @@ import { createModelCache } from './runtime/models';
 import { createPermissions, type Permissions } from './runtime/permissions';
 import { createRunStore } from './runtime/runs';
 import { createSpawner } from './runtime/spawn';
+import { createStarter } from './runtime/start';
 import { TurnEngine } from './runtime/turns';
 import { runWakes } from './runtime/wake';
 import { realScheduler } from './scheduler';
@@ -47,8 +49,9 @@ import { createSecrets } from './trust/secrets';
 import type {
   CatalogRoots,
   GatewayOptions,
+  GatewaySessions,
+  RunInfo,
   SecretStorageInfo,
-  Sessions,
   Tools,
   TranscriptMessage,
 } from './types';
@@ -64,7 +67,7 @@ export { realScheduler } from './scheduler';
 export const SHARED_POLL_MS = 1000;
 
 export interface Gateway {
-  sessions: Sessions;
+  sessions: GatewaySessions;
   state: StateCore;
   notices: Notices;
   tools: Tools;
@@ -78,6 +81,8 @@ export interface Gateway {
       opts?: { beforeId?: number; limit?: number },
     ): { messages: TranscriptMessage[]; hasMore: boolean };
     all(sessionKey: string): TranscriptMessage[];
+    /** The files the session's agent changed (from its tool calls' diffs). */
+    changedFiles(sessionKey: string): string[];
     /** Messages whose text has every word (as word prefixes), best first (issue 17.5). */
     search(text: string, limit?: number): MessageHit[];
   };
@@ -86,6 +91,8 @@ export interface Gateway {
     /** Deletes the demo's sessions and starts it again. */
     resetDemo(): Promise<{ coordinatorKey: string; workerKeys: string[] }>;
   };
+  /** The session's runs, oldest first. */
+  runs: { list(sessionKey: string): RunInfo[] };
   catalog: CatalogService;
   /** Where the catalog looks (after options and environment). */
   catalogRoots: Required<CatalogRoots>;
@@ -94,6 +101,8 @@ export interface Gateway {
     /** Questions for the person: ACP permission requests and agents' sends into adopted sessions. */
     permissions: Permissions;
     deliver: ReturnType<typeof createAcpSessions>['deliver'];
+    /** The ACP registry: its agents, and installing one as a profile. */
+    registry: AcpRegistry;
   };
   /** The person's consent to command lines; hosts plug their way of asking (`consent.plug`). */
   consent: Consent;
@@ -141,10 +150,29 @@ export function createGateway(options: GatewayOptions): Gateway {
   const credentials = createCredentialStore(db, now);
   const consent = createConsent({ db, now, emit });
   const permissions = createPermissions({ now, emit });
-  const acpProfiles = createAcpProfiles({
+  const profileStore = createAcpProfiles({
     store: createAcpProfileStore(db, now, secrets, logger),
     consent,
   });
+  const acpRegistry = createAcpRegistry({
+    db,
+    dataDir: options.dataDir,
+    now,
+    logger,
+    profiles: profileStore,
+    ...(options.acpRegistryUrl ? { url: options.acpRegistryUrl } : {}),
+    ...(options.acpRegistryAllowLoopbackHttp ? { allowLoopbackHttp: true } : {}),
+    ...(options.acpMaxDownloadBytes ? { maxDownloadBytes: options.acpMaxDownloadBytes } : {}),
+  });
+  // Removing a profile installed from the registry removes its record and downloaded folder too.
+  const acpProfiles: AcpProfiles = {
+    ...profileStore,
+    remove: (id: string) => {
+      const removed = profileStore.remove(id);
+      if (removed) acpRegistry.forget(id);
+      return removed;
+    },
+  };
   // This gateway's lock, then the sessions it runs: gone gateways' sessions are taken over now.
   const ownership = createOwnership({ db, tx, dataDir: options.dataDir, logger });
   const atStart = ownership.start();
@@ -229,7 +257,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     queues,
     waker,
     claim: ownership.claimCreated,
-    onReset: (key) => engine.forget(key),
+    countRuns: (key) => runs.count(key),
+    onReset: (key) => {
+      engine.forget(key);
+      acp.reset(key);
+    },
     onDelete: (key) => {
       ownership.forget(key);
       engine.forget(key);
@@ -251,6 +283,18 @@ export function createGateway(options: GatewayOptions): Gateway {
     importTranscript(sessionKey, messages) {
       for (const m of messages)
         emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });
+    },
+    // Live transcripts: what the monitor read upstream, marked as the tool's, in the same
+    // transaction as the link's marker (own texts are already in the transcript).
+    onUpstreamMessages(link, messages) {
+      for (const m of messages) {
+        if (m.own) continue;
+        const { own: _own, ...message } = m;
+        emit({
+          type: 'transcript:appended',
+          message: transcripts.append(link.sessionKey, { ...message, upstream: link.provider }),
+        });
+      }
     },
   });
   const mcp = createMcp({
@@ -274,7 +318,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     runs,
     engine,
     acp,
-    mcp: { servers: (key, caps) => mcp.acpServers(key, caps), release: (key) => mcp.releaseAcp(key) },
+    mcp: {
+      servers: (key, caps, defer) => mcp.acpServers(key, caps, defer),
+      release: (key) => mcp.releaseAcp(key),
+    },
   });
   const messages = createMessages({
     tx,
@@ -287,6 +334,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     owns: ownership.owns,
   });
   const human = createHuman({ store, state, messages });
+  const start = createStarter({ spawner, store, agents: agentStore });
   const control = createRunControl({ engine, runs, acp, goals });
   const heartbeats = createHeartbeats({ agents: agentStore, waker, scheduler });
   const agents = createAgentsService({ tx, agents: agentStore, sessions, heartbeats });
@@ -338,7 +386,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   let closed = false;
   return {
-    sessions,
+    sessions: { ...sessions, start },
     state,
     notices,
     tools: createTools(registry),
@@ -349,6 +397,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     transcripts: {
       page: (sessionKey, opts = {}) => transcripts.page(normalizeSessionKey(sessionKey), opts),
       all: (sessionKey) => transcripts.all(normalizeSessionKey(sessionKey)),
+      changedFiles: (sessionKey) => transcripts.changedFiles(normalizeSessionKey(sessionKey)),
       search: (text, limit) => transcripts.search(text, limit),
     },
     runtime: {
@@ -356,6 +405,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       startDemo: () => startDemo({ agents, sessions, goals, human, engine, store }),
       resetDemo: () => resetDemo({ agents, sessions, goals, human, engine, store }),
     },
+    runs: { list: (sessionKey) => runs.history(normalizeSessionKey(sessionKey)) },
     goals,
     mcp: {
       issue: mcp.issue,
@@ -367,7 +417,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     catalog,
     catalogRoots,
-    acp: { profiles: acpProfiles, permissions, deliver: acp.deliver },
+    acp: { profiles: acpProfiles, permissions, deliver: acp.deliver, registry: acpRegistry },
     consent,
     secrets: { info: secrets.info },
     db,

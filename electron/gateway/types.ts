@@ -17,19 +17,27 @@ export type { Scheduler };
 import type { SecretsOptions } from './trust/secrets';
 
 // The views the renderer also sees are defined once, in shared/ipc/types.ts.
-import type { CatalogEntry, CatalogProvider, GatewayEvent, ProviderId } from '../../shared/ipc/types';
+import type {
+  CatalogEntry,
+  CatalogProvider,
+  GatewayEvent,
+  ProviderId,
+  SessionImpact,
+} from '../../shared/ipc/types';
 export type { CatalogEntry, CatalogProvider, GatewayEvent, ProviderId };
 export type {
   AcpProfile,
   ConsentKind,
   ConsentRequestView,
   CursorRow,
+  FileDiff,
   Goal,
   GoalStatus,
   MessageRole,
   PermissionRequestView,
   RunInfo,
   RunStatus,
+  SessionImpact,
   SecretStorageInfo,
   ToolCallRecord,
   TranscriptMessage,
@@ -55,6 +63,15 @@ export interface GatewayOptions {
   catalogRoots?: CatalogRoots;
   /** Addition: where log lines go (default: console). Never receives message content. */
   logger?: Logger;
+  /** Where the ACP registry index is fetched; default the live index. */
+  acpRegistryUrl?: string;
+  /**
+   * Addition, for tests only: registry downloads over plain http from a loopback host (a local
+   * test server). Everything else is HTTPS only, whatever this says.
+   */
+  acpRegistryAllowLoopbackHttp?: boolean;
+  /** Addition: the largest agent archive the registry install downloads (default 512 MiB). */
+  acpMaxDownloadBytes?: number;
   /**
    * Addition: where the stdio MCP shim is, for hosts that bundle the gateway (the Electron app
    * passes its unpacked copy) and, optionally, the Node that runs it. Default: the shim beside
@@ -89,13 +106,44 @@ export interface RecordInput {
 }
 
 export interface Sessions {
-  create(input: { key: string; agentId?: string; parentKey?: string; label?: string }): SessionInfo;
+  /** `cwd` is an addition: the session's working folder. */
+  create(input: {
+    key: string;
+    agentId?: string;
+    parentKey?: string;
+    label?: string;
+    cwd?: string;
+  }): SessionInfo;
   get(key: string, agentId?: string): SessionInfo | undefined;
   list(): SessionInfo[];
   /** Addition: the adopted sessions only, in list order (the inbox's upstream alerts). */
   listAdopted?(): SessionInfo[];
   reset(key: string): void;
   delete(key: string, agentId?: string): void;
+}
+
+/** `sessions.start` (contract additions): what a person starts from the app. */
+export interface StartInput {
+  /** A configured model agent, or */
+  agentId?: string;
+  /** an ACP profile (exactly one of the two). */
+  acpProfileId?: string;
+  /** Working folder; must exist. */
+  cwd?: string;
+  label?: string;
+  /** The first human turn. */
+  message: string;
+  /** The parent watches the new session (cursor seeded as for a spawn). */
+  parentKey?: string;
+}
+
+/** The gateway's `sessions`: the core operations plus `start`, which runs through the spawn path. */
+export interface GatewaySessions extends Sessions {
+  start(input: StartInput): Promise<SessionInfo>;
+  /** Addition: what a reset or delete removes (transcript, cursors, links, runs). */
+  impact(key: string): SessionImpact;
+  /** Addition: hides a session from the fleet tree (or shows it again); nothing is deleted. */
+  archive(key: string, archived?: boolean): SessionInfo;
 }
 
 export interface SessionState {

@@ -59,6 +59,15 @@ function openWindow(): void {
   mainWindow = win;
 }
 
+/** The New session dialog's folder picker: a native dialog raised by the main process. */
+async function pickFolder(): Promise<string | undefined> {
+  const options: Electron.OpenDialogOptions = { properties: ['openDirectory', 'createDirectory'] };
+  const r = mainWindow
+    ? await dialog.showOpenDialog(mainWindow, options)
+    : await dialog.showOpenDialog(options);
+  return r.canceled ? undefined : r.filePaths[0];
+}
+
 function configureNativeBinding(): void {
   const runtime = { abi: process.versions.modules, platform: process.platform, arch: process.arch };
   const choice = chooseNativeBinding(app, process.env, runtime, fs.existsSync);
@@ -75,6 +84,7 @@ function bindGateway(gw: Gateway, dataDir: string): void {
   api = createApiHandlers(gw, {
     app: { name: 'Sightline', version: app.getVersion(), mode: 'electron', dataDir },
     dismissals: createDismissalStore(gw.db),
+    pickFolder,
     ...(host ? { database: host } : {}),
   });
   pushBridge = createPushBridge(gw.events, (batch) => {

@@ -15,6 +15,8 @@ import { Search } from './features/search/Search';
 import { Guide } from './features/guide/Guide';
 import { Settings } from './features/settings/Settings';
 import { CommandPalette } from './features/palette/CommandPalette';
+import { NewSessionDialog } from './features/start/NewSessionDialog';
+import { useStart } from './stores/start';
 import { ConsentPrompt } from './features/consent/ConsentPrompt';
 import { startDemo } from './features/palette/commands';
 import { Kbd } from './components/Badges';
@@ -31,7 +33,7 @@ function EmptyState() {
       <h1>No agent sessions yet</h1>
       <p className="muted">
         Sightline watches a fleet of agent sessions and tells each one when another actor (you, or another
-        agent) changed something it depends on. Three ways to begin:
+        agent) changed something it depends on. Four ways to begin:
       </p>
       <ol className="first-steps">
         <li>
@@ -47,6 +49,15 @@ function EmptyState() {
           <span className="muted small">
             A scripted coordinator delegates to three workers. Step into a worker as a human and watch the
             coordinator get one notice and reconcile. No API key needed.
+          </span>
+        </li>
+        <li>
+          <button type="button" data-testid="empty-new-session" onClick={() => useStart.getState().show()}>
+            Start a session <Kbd>⇧N</Kbd>
+          </button>
+          <span className="muted small">
+            Run a coding agent (Claude Code, Codex, Gemini CLI… from the ACP registry in Settings) or a
+            configured model agent in a folder of yours, with a first message.
           </span>
         </li>
         <li>
@@ -130,6 +141,7 @@ export function App() {
   const setView = useUi((s) => s.setView);
   const setPalette = useUi((s) => s.setPalette);
   const paletteOpen = useUi((s) => s.paletteOpen);
+  const startOpen = useStart((s) => s.open);
   const error = useUi((s) => s.error);
   const setError = useUi((s) => s.setError);
   const noticeCount = useInbox((s) => s.items.length);
@@ -178,6 +190,14 @@ export function App() {
         </nav>
         <button
           type="button"
+          className="primary"
+          data-testid="new-session"
+          onClick={() => useStart.getState().show(useUi.getState().selectedKey)}
+        >
+          New session <Kbd>⇧N</Kbd>
+        </button>
+        <button
+          type="button"
           className="quiet"
           data-testid="open-guide"
           title="How Sightline works (?)"
@@ -204,6 +224,7 @@ export function App() {
         <main className="content">{loaded ? <Main /> : <p className="pad muted">Connecting…</p>}</main>
       </div>
       {paletteOpen && <CommandPalette />}
+      {startOpen && <NewSessionDialog />}
       <ConsentPrompt />
     </div>
   );

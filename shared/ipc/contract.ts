@@ -2,6 +2,7 @@
 import type { Channel } from './channels';
 import type { ArgsInput, ArgsParsed } from './schemas';
 import type {
+  AcpInstallInfo,
   AcpProfileView,
   AgentView,
   AppInfo,
@@ -11,12 +12,17 @@ import type {
   CatalogRootView,
   DemoFleet,
   FleetSnapshot,
+  FolderCheck,
   Goal,
   InboxItem,
   McpIssuedView,
   McpView,
   PermissionRequestView,
   PushBatch,
+  RegistryInstallPlan,
+  RegistryListingView,
+  RunInfo,
+  SessionImpact,
   Preferences,
   SearchResult,
   SessionView,
@@ -53,6 +59,21 @@ export interface ResultMap {
   'acp:profiles:remove': { removed: boolean };
   'acp:permissions:list': PermissionRequestView[];
   'acp:permissions:respond': { resolved: true };
+  'sessions:start': SessionView;
+  'sessions:impact': SessionImpact;
+  /** The files the session's agent changed, as its diffs name them. */
+  'sessions:changes': { files: string[] };
+  'sessions:reset': SessionView;
+  'sessions:delete': { deleted: true };
+  'sessions:archive': SessionView;
+  'runs:list': RunInfo[];
+  'folders:check': FolderCheck;
+  /** Electron only (a native dialog); `path` absent when the person cancelled. */
+  'folders:pick': { path?: string };
+  'acp:registry:list': RegistryListingView;
+  'acp:registry:plan': RegistryInstallPlan;
+  'acp:registry:install': AcpProfileView;
+  'acp:installs:list': AcpInstallInfo[];
   'mcp:list': McpView;
   'mcp:issue': McpIssuedView;
   'mcp:revoke': { revoked: boolean };

@@ -22,6 +22,7 @@ export const LIMITS = {
   envValue: 32_768,
   cwd: 4_096,
   permissionId: 512,
+  label: 200,
   mcpLabel: 200,
   mcpCredentialId: 64,
   sessionName: 200,

@@ -47,6 +47,17 @@ export interface ToolCallRecord {
   arguments: unknown;
 }
 
+/** A file changed by an agent's tool call, as the agent reported it (ACP `diff` content). */
+export interface FileDiff {
+  /** Relative to the session's folder when inside it, else absolute. */
+  path: string;
+  /** null: the file is new. */
+  oldText: string | null;
+  newText: string;
+  /** A side was longer than what a transcript keeps and was cut. */
+  truncated?: boolean;
+}
+
 export interface TranscriptMessage {
   id: number;
   sessionKey: string;
@@ -57,6 +68,10 @@ export interface TranscriptMessage {
   toolCalls?: ToolCallRecord[];
   toolCallId?: string;
   toolName?: string;
+  /** Files this tool call changed (ACP agents). */
+  diffs?: FileDiff[];
+  /** Read from the upstream tool's transcript by the monitor (adopted sessions): its catalog id. */
+  upstream?: string;
   inputTokens?: number;
   outputTokens?: number;
   createdAt: number;
@@ -417,4 +432,97 @@ export interface McpIssuedView {
 /** One push: the gateway events of (at most) one 16 ms window, in order. */
 export interface PushBatch {
   events: GatewayEvent[];
+}
+
+/** What deleting (or resetting) a session removes, for the confirmation that says so. */
+export interface SessionImpact {
+  sessionKey: string;
+  /** Transcript messages. */
+  messages: number;
+  /** Cursors the session holds as a watcher (reset and delete drop them). */
+  cursorsHeld: number;
+  /** Cursors other sessions hold on it (delete drops them). */
+  cursorsOn: number;
+  /** Child sessions that lose their parent link on delete. */
+  children: number;
+  /** An adopted session's upstream link to the tool's transcript (delete removes it). */
+  upstreamLink: boolean;
+  /** The session's runs (delete removes them). */
+  runs: number;
+}
+
+/** A folder the person typed: whether a session can run in it. */
+export interface FolderCheck {
+  path: string;
+  ok: boolean;
+  /** Why not (missing, not a folder, not absolute). */
+  reason?: string;
+}
+
+export const REGISTRY_DISTRIBUTIONS = ['binary', 'npx', 'uvx'] as const;
+export type RegistryDistribution = (typeof REGISTRY_DISTRIBUTIONS)[number];
+
+/** An agent of the ACP registry (contract: `acp.registry.list()`). `icon` is a data: URL. */
+export interface RegistryAgent {
+  id: string;
+  name: string;
+  version: string;
+  description: string;
+  icon?: string;
+  /** What it can be installed as on this platform. */
+  distributions: RegistryDistribution[];
+}
+
+/** What Settings shows of a registry agent. */
+export interface RegistryAgentView extends RegistryAgent {
+  repository?: string;
+  license?: string;
+  authors?: string[];
+  /** The profile made from it, when it is installed. */
+  installedProfileId?: string;
+  installedVersion?: string;
+}
+
+/** The registry list and where it came from. */
+export interface RegistryListingView {
+  agents: RegistryAgentView[];
+  /** `live`: fetched now; `cache`: fetched earlier (see fetchedAt); `bundled`: Sightline's offline copy. */
+  source: 'live' | 'cache' | 'bundled';
+  url: string;
+  fetchedAt?: number;
+  /** Why the live index was not used. */
+  error?: string;
+}
+
+/** What installing a registry agent will do, shown to the person before it does it. */
+export interface RegistryInstallPlan {
+  agentId: string;
+  name: string;
+  version: string;
+  distribution: RegistryDistribution;
+  /** The profile it makes (or updates). */
+  profileId: string;
+  /** The exact command line the profile runs. */
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Binary distributions: what is downloaded, from where, into which folder. */
+  download?: { url: string; platform: string; folder: string; maxBytes: number };
+  /** Why it cannot be installed here (e.g. npx missing); installing then fails with this. */
+  problem?: string;
+}
+
+/** A profile installed from the registry: where it came from and what was installed. */
+export interface AcpInstallInfo {
+  profileId: string;
+  registryId: string;
+  version: string;
+  distribution: RegistryDistribution;
+  /** The archive URL, or the npm/PyPI package. */
+  source: string;
+  /** Binary: SHA-256 of the downloaded archive. */
+  sha256?: string;
+  size?: number;
+  installDir?: string;
+  installedAt: number;
 }

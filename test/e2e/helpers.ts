@@ -174,3 +174,16 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 export function row(page: Page, sessionKey: string) {
   return page.locator(`[data-testid="session-row"][data-session-key="${sessionKey}"]`);
 }
+
+export const sel = {
+  pane: (key: string) => `[data-testid="session-pane"][data-session-key="${key}"]`,
+  msg: (actor: string) => `[data-testid="transcript-message"][data-actor="${actor}"]`,
+};
+
+/** Opens a session from the fleet tree on its transcript tab. */
+export async function openSession(page: Page, key: string): Promise<void> {
+  await row(page, key).click();
+  await page.locator(sel.pane(key)).waitFor();
+  await page.locator('[data-testid="tab-transcript"]').click();
+  await page.locator('[data-testid="transcript"][data-ready="true"]').waitFor();
+}

@@ -22,8 +22,10 @@ beforeAll(async () => {
   await ensureRenderer();
   app = await startApp();
   folder = fs.realpathSync(app.catalogRoot);
-  relocate(writeClaude(`${app.catalogRoot}/claude`), folder);
-  cli = fakeCli('claude');
+  // The CLI writes the turn into its transcript, as the real one does: with live transcripts
+  // the reply is shown from there (issue 15), not from what the CLI printed.
+  const transcript = relocate(writeClaude(`${app.catalogRoot}/claude`), folder);
+  cli = fakeCli('claude', { claudeTranscript: transcript });
   process.env.PATH = cli.bin;
   key = app.gateway.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID }).key;
   browser = await openBrowser(app.server.url);

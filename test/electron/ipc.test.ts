@@ -34,6 +34,22 @@ const fromApp: InvokeEventLike = {
 const APP_INFO = { name: 'Sightline', version: '0.1.0', mode: 'electron' as const, dataDir: '/data' };
 const SECRETS = { sealed: true, statement: 'sealed with the keyring' };
 
+/** A sessions façade whose get fails as given; nothing else is called by these tests. */
+function sessionsFake(get: () => never): GatewayApi['sessions'] {
+  const unused = () => {
+    throw new Error('not used');
+  };
+  return {
+    get,
+    list: () => [],
+    start: unused,
+    impact: unused,
+    reset: unused,
+    delete: unused,
+    archive: unused,
+  };
+}
+
 function setup(gateway: Partial<GatewayApi> = {}) {
   const ipcMain = new FakeIpcMain();
   const problems: Array<[Channel, IpcError]> = [];
@@ -79,12 +95,9 @@ describe('registerIpcHandlers', () => {
   it('turns a thrown error into an internal envelope with its message and no stack', async () => {
     const boom = new Error('database disk image is malformed');
     const { ipcMain, problems } = setup({
-      sessions: {
-        get: () => {
-          throw boom;
-        },
-        list: () => [],
-      },
+      sessions: sessionsFake(() => {
+        throw boom;
+      }),
     });
     const result = await ipcMain.invoke('sessions:get', fromApp, { sessionKey: 'agent:a:main' });
     expect(result).toEqual({
@@ -175,12 +188,9 @@ describe('toIpcError', () => {
     ];
     for (const err of errors) {
       const viaHandler = await setup({
-        sessions: {
-          get: () => {
-            throw err;
-          },
-          list: () => [],
-        },
+        sessions: sessionsFake(() => {
+          throw err;
+        }),
       }).ipcMain.invoke('sessions:get', fromApp, { sessionKey: 'agent:a:main' });
       const ipcMain = new FakeIpcMain();
       registerIpcHandlers(ipcMain, { dispatch: () => Promise.reject(err), isTrustedSender: () => true });

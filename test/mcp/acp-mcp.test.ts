@@ -262,6 +262,21 @@ describe('an ACP parent through MCP', () => {
     );
   });
 
+  it('a session the person starts gets its server too: the credential is saved with the session', async () => {
+    const gw = setup();
+    const info = await gw.sessions.start({
+      acpProfileId: 'fixture',
+      cwd: tempDir(),
+      message: 'mcp goal_set {"objective":"started from the app"}',
+    });
+    await waitFor(settled(info.key, 1), 15_000, `first run of ${info.key}`);
+    expect(replyAfter(info.key)).toMatchObject({ isError: false });
+    expect(gw.goals.get(info.key)?.objective).toBe('started from the app');
+    expect(gw.mcp.list().map((c) => [c.sessionKey, c.label])).toEqual([[info.key, 'acp']]);
+    gw.sessions.delete(info.key);
+    expect(gw.mcp.list()).toEqual([]);
+  });
+
   it('a turn that fails to start drains nothing: the notice comes with the next turn', async () => {
     const flag = path.join(tempDir(), 'no-sessions');
     const gw = setup({ ACP_FIXTURE_FAIL_SESSION_IF: flag });

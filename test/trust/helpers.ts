@@ -28,14 +28,30 @@ export function recordingPort(otherwise = true): RecordingPort {
   return port;
 }
 
-/** A fake CLI named `name` in a fresh folder: records its argv and cwd, prints a reply. */
-export function fakeCli(name: string): { bin: string; calls: () => { args: string[]; cwd: string }[] } {
+/**
+ * A fake CLI named `name` in a fresh folder: records its argv and cwd, prints a reply. With
+ * `claudeTranscript` it also appends the turn to that Claude Code transcript as the real CLI
+ * does (the prompt, then the reply), so a live adopted session shows the reply from there.
+ */
+export function fakeCli(
+  name: string,
+  opts: { claudeTranscript?: string } = {},
+): { bin: string; calls: () => { args: string[]; cwd: string }[] } {
   const bin = tempDir();
   const log = path.join(bin, 'calls.jsonl');
+  const transcript = opts.claudeTranscript;
   fs.writeFileSync(
     path.join(bin, name),
     `#!${process.execPath}
-require('node:fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify({ args: process.argv.slice(2), cwd: process.cwd() }) + '\\n');
+const fs = require('node:fs');
+const args = process.argv.slice(2);
+fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ args, cwd: process.cwd() }) + '\\n');
+const transcript = ${JSON.stringify(transcript ?? null)};
+if (transcript) {
+  const at = new Date().toISOString();
+  const row = (type, content) => JSON.stringify({ type, isSidechain: false, message: { role: type, content }, timestamp: at }) + '\\n';
+  fs.appendFileSync(transcript, row('user', args[args.length - 1]) + row('assistant', [{ type: 'text', text: 'reply from ${name}' }]));
+}
 process.stdout.write('reply from ${name}\\n');
 `,
     { mode: 0o755 },

@@ -19,14 +19,20 @@ import {
   type EventKind,
   type ActorType,
   type FleetSnapshot,
+  type FolderCheck,
   type Goal,
   type GoalStatus,
   type InboxItem,
   type PermissionRequestView,
   type PushBatch,
   type ResultOf,
+  type AcpInstallInfo,
+  type RegistryInstallPlan,
+  type RegistryListingView,
   type Preferences,
+  type RunInfo,
   type SearchResult,
+  type SessionImpact,
   type SessionView,
   type SightlineApi,
   type TimelinePage,
@@ -39,11 +45,15 @@ type Empty = Record<string, never>;
 describe('IPC contract types', () => {
   it('pins every channel name', () => {
     expect([...CHANNEL_LIST].sort()).toEqual([
+      'acp:installs:list',
       'acp:permissions:list',
       'acp:permissions:respond',
       'acp:profiles:list',
       'acp:profiles:remove',
       'acp:profiles:save',
+      'acp:registry:install',
+      'acp:registry:list',
+      'acp:registry:plan',
       'agents:list',
       'agents:save',
       'app:info',
@@ -57,6 +67,8 @@ describe('IPC contract types', () => {
       'demo:reset',
       'demo:start',
       'fleet:snapshot',
+      'folders:check',
+      'folders:pick',
       'goals:clear',
       'goals:set',
       'human:send',
@@ -68,8 +80,15 @@ describe('IPC contract types', () => {
       'prefs:get',
       'prefs:set',
       'runs:cancel',
+      'runs:list',
       'search:query',
+      'sessions:archive',
+      'sessions:changes',
+      'sessions:delete',
       'sessions:get',
+      'sessions:impact',
+      'sessions:reset',
+      'sessions:start',
       'timeline:page',
       'transcript:page',
       'watchers:get',
@@ -424,5 +443,85 @@ describe('IPC argument schemas', () => {
     expect(bad('acp:permissions:respond', { requestId: 'r', decision: 'allow' })).toBe(
       'Unrecognized key: "decision"',
     );
+  });
+});
+
+describe('IPC contract: starting sessions and their lifecycle', () => {
+  it('pins argument and result types', () => {
+    expectTypeOf<ArgsOf<'sessions:start'>>().toEqualTypeOf<{
+      agentId?: string | undefined;
+      acpProfileId?: string | undefined;
+      cwd?: string | undefined;
+      label?: string | undefined;
+      message: string;
+      parentKey?: string | undefined;
+    }>();
+    expectTypeOf<ArgsOf<'sessions:impact'>>().toEqualTypeOf<{ sessionKey: string }>();
+    expectTypeOf<ArgsOf<'sessions:changes'>>().toEqualTypeOf<{ sessionKey: string }>();
+    expectTypeOf<ResultOf<'sessions:changes'>>().toEqualTypeOf<{ files: string[] }>();
+    expectTypeOf<ArgsOf<'sessions:reset'>>().toEqualTypeOf<{ sessionKey: string }>();
+    expectTypeOf<ArgsOf<'sessions:delete'>>().toEqualTypeOf<{ sessionKey: string }>();
+    expectTypeOf<ArgsOf<'sessions:archive'>>().toEqualTypeOf<{ sessionKey: string; archived: boolean }>();
+    expectTypeOf<ArgsOf<'runs:list'>>().toEqualTypeOf<{ sessionKey: string }>();
+    expectTypeOf<ArgsOf<'folders:check'>>().toEqualTypeOf<{ path: string }>();
+    expectTypeOf<ArgsOf<'folders:pick'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ResultOf<'sessions:start'>>().toEqualTypeOf<SessionView>();
+    expectTypeOf<ResultOf<'sessions:impact'>>().toEqualTypeOf<SessionImpact>();
+    expectTypeOf<ResultOf<'sessions:reset'>>().toEqualTypeOf<SessionView>();
+    expectTypeOf<ResultOf<'sessions:delete'>>().toEqualTypeOf<{ deleted: true }>();
+    expectTypeOf<ResultOf<'sessions:archive'>>().toEqualTypeOf<SessionView>();
+    expectTypeOf<ResultOf<'runs:list'>>().toEqualTypeOf<RunInfo[]>();
+    expectTypeOf<ResultOf<'folders:check'>>().toEqualTypeOf<FolderCheck>();
+    expectTypeOf<ResultOf<'folders:pick'>>().toEqualTypeOf<{ path?: string }>();
+    expectTypeOf<SessionView['cwd']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<SessionView['archived']>().toEqualTypeOf<boolean | undefined>();
+  });
+
+  it('pins the registry channels', () => {
+    type Dist = 'binary' | 'npx' | 'uvx';
+    expectTypeOf<ArgsOf<'acp:registry:list'>>().toEqualTypeOf<{ refresh?: boolean | undefined }>();
+    expectTypeOf<ArgsOf<'acp:registry:plan'>>().toEqualTypeOf<{
+      agentId: string;
+      distribution?: Dist | undefined;
+    }>();
+    expectTypeOf<ArgsOf<'acp:registry:install'>>().toEqualTypeOf<{
+      agentId: string;
+      distribution?: Dist | undefined;
+    }>();
+    expectTypeOf<ArgsOf<'acp:installs:list'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ResultOf<'acp:registry:list'>>().toEqualTypeOf<RegistryListingView>();
+    expectTypeOf<ResultOf<'acp:registry:plan'>>().toEqualTypeOf<RegistryInstallPlan>();
+    expectTypeOf<ResultOf<'acp:registry:install'>>().toEqualTypeOf<AcpProfileView>();
+    expectTypeOf<ResultOf<'acp:installs:list'>>().toEqualTypeOf<AcpInstallInfo[]>();
+    expect(bad('acp:registry:plan', { agentId: 'Gemini' })).toBe(
+      'agentId: agentId must be a registry agent id',
+    );
+    expect(bad('acp:registry:install', { agentId: 'gemini', distribution: 'apt' })).toBe(
+      'distribution: distribution must be one of binary, npx, uvx',
+    );
+  });
+
+  it('parses sessions:start strictly', () => {
+    const ok = { agentId: 'main', message: 'Do it', cwd: '/tmp/x', label: 'L', parentKey: 'agent:main:main' };
+    expect(parseArgs('sessions:start', ok)).toEqual({ ok: true, value: ok });
+    expect(bad('sessions:start', { message: 'x' })).toBe('choose exactly one of agentId and acpProfileId');
+    expect(bad('sessions:start', { agentId: 'main', acpProfileId: 'p', message: 'x' })).toBe(
+      'choose exactly one of agentId and acpProfileId',
+    );
+    expect(bad('sessions:start', { agentId: 'main', message: '   ' })).toBe(
+      'message: message must not be empty',
+    );
+    expect(bad('sessions:start', { acpProfileId: 'Bad Id', message: 'x' })).toBe(
+      'acpProfileId: id must match [a-z0-9][a-z0-9_-]{0,63} (lower case)',
+    );
+    expect(bad('sessions:start', { agentId: 'main', message: 'x', cwd: 'rel/dir' })).toBe(
+      'cwd: cwd must be an absolute path',
+    );
+    expect(bad('sessions:start', { agentId: 'main', message: 'x', label: 'l'.repeat(201) })).toBe(
+      'label: label must be at most 200 characters',
+    );
+    expect(bad('sessions:start', { agentId: 'main', message: 'x', extra: 1 })).toMatch(/extra/);
+    expect(bad('sessions:archive', { sessionKey: 'k' })).toBe('archived: archived must be a boolean');
+    expect(bad('folders:check', { path: '' })).toBe('path: path must not be empty');
   });
 });

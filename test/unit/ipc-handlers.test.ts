@@ -19,6 +19,9 @@ import type { RunInfo } from '../../shared/ipc/types';
 import { noticeContextKey, noticeText } from '../../shared/session-keys';
 
 const APP = { name: 'Sightline', version: '1.0.0', mode: 'web' as const, dataDir: '/tmp/x' };
+const unused = (): never => {
+  throw new Error('not used by this fake');
+};
 const SECRETS = { sealed: false, statement: 'stored unencrypted' };
 
 function fakeGateway() {
@@ -102,7 +105,17 @@ function fakeGateway() {
     },
   ];
   const gw: GatewayApi = {
-    sessions: { get: (k) => sessions.find((s) => s.key === k), list: () => sessions },
+    sessions: {
+      get: (k) => sessions.find((s) => s.key === k),
+      list: () => sessions,
+      // Starting and the lifecycle run against a real gateway in test/unit/ipc-sessions.test.ts.
+      start: unused,
+      impact: unused,
+      reset: unused,
+      delete: unused,
+      archive: unused,
+    },
+    runs: { list: unused },
     state: {
       version: (k) => (k === 'agent:main:subagent:w' ? 5 : 0),
       versions: () => new Map([['main:agent:main:subagent:w', 5]]),
@@ -141,7 +154,7 @@ function fakeGateway() {
         return agents[i]!;
       }),
     },
-    transcripts: { page: () => ({ messages: [], hasMore: false }), search: () => [] },
+    transcripts: { page: () => ({ messages: [], hasMore: false }), search: () => [], changedFiles: unused },
     runtime: {
       status: (k) => runs[k]?.at(-1),
       sessionStatus: (k) =>
@@ -175,6 +188,7 @@ function fakeGateway() {
           return i >= 0;
         },
       },
+      registry: { listing: unused, plan: unused, install: unused, installs: { list: unused } },
       permissions: {
         pending: () => permissions,
         respond: vi.fn((id: string, optionId: string | undefined) => {
@@ -200,7 +214,13 @@ function fakeGateway() {
       list: () => [],
       status: () => undefined,
     },
-    consent: { plug: () => undefined, pagePrompt: async () => false, pending: () => [], respond: () => {} },
+    consent: {
+      plug: () => undefined,
+      pagePrompt: async () => false,
+      confirm: async () => undefined,
+      pending: () => [],
+      respond: () => {},
+    },
     secrets: { info: SECRETS },
     backups: {
       databasePath: '/tmp/x/sightline.db',

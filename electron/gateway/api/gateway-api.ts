@@ -17,15 +17,23 @@ import type {
   PermissionRequestView,
   RunInfo,
   RunStatus,
+  SessionImpact,
   SecretStorageInfo,
   SessionInfo,
+  StartInput,
   TranscriptMessage,
 } from '../types';
 import type Database from 'better-sqlite3';
 import type { StateEventRow } from '../../../shared/domain';
+import type {
+  AcpInstallInfo,
+  RegistryDistribution,
+  RegistryInstallPlan,
+  RegistryListingView,
+} from '../../../shared/ipc/types';
 import type { AgentChanges } from '../runtime/agents';
 import type { McpCredentialInfo } from '../mcp';
-import type { AskPerson } from '../trust/consent';
+import type { AskPerson, ConsentQuestion } from '../trust/consent';
 import type { RunOverview } from '../runtime/control';
 import type { MessageHit } from '../sessions/transcripts';
 
@@ -37,8 +45,14 @@ export interface GatewayApi {
   sessions: {
     get(key: string, agentId?: string): SessionInfo | undefined;
     list(): SessionInfo[];
+    start(input: StartInput): Promise<SessionInfo>;
+    impact(key: string): SessionImpact;
+    reset(key: string): void;
+    delete(key: string, agentId?: string): void;
+    archive(key: string, archived?: boolean): SessionInfo;
     listAdopted?(): SessionInfo[];
   };
+  runs: { list(sessionKey: string): RunInfo[] };
   state: {
     version(sessionKey: string, agentId?: string): number;
     /** Every state version, keyed by versionKey(sessionKey, agentId). */
@@ -79,6 +93,7 @@ export interface GatewayApi {
       opts: { beforeId?: number; limit?: number },
     ): { messages: TranscriptMessage[]; hasMore: boolean };
     search(text: string, limit?: number): MessageHit[];
+    changedFiles(sessionKey: string): string[];
   };
   runtime: {
     /** The live run, else the latest recorded one. */
@@ -101,6 +116,18 @@ export interface GatewayApi {
       /** Stored once the person allowed its command line; rejects `declined by the person`. */
       propose(p: AcpProfile): Promise<AcpProfile>;
       remove(id: string): boolean;
+    };
+    registry: {
+      listing(opts?: { refresh?: boolean }): Promise<RegistryListingView>;
+      plan(agentId: string, distribution?: RegistryDistribution): Promise<RegistryInstallPlan>;
+      install(
+        agentId: string,
+        opts?: {
+          distribution?: RegistryDistribution;
+          confirm?: (plan: RegistryInstallPlan) => Promise<void>;
+        },
+      ): Promise<AcpProfile>;
+      installs: { list(): AcpInstallInfo[] };
     };
     permissions: {
       pending(): PermissionRequestView[];
@@ -127,6 +154,8 @@ export interface GatewayApi {
     plug(ask: AskPerson | undefined): void;
     /** Browser mode's port: questions wait in the page. */
     pagePrompt: AskPerson;
+    /** Asks the person to allow a command line (once); throws when they decline. */
+    confirm(input: Omit<ConsentQuestion, 'id' | 'createdAt'>): Promise<void>;
     /** Questions waiting in the page (browser mode only; Electron asks natively). */
     pending(): ConsentRequestView[];
     respond(requestId: string, allowed: boolean): void;

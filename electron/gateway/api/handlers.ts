@@ -7,6 +7,7 @@ import { parseArgs, type ArgsParsed } from '../../../shared/ipc/schemas';
 import type { AppInfo, SessionView } from '../../../shared/ipc/types';
 import { normalizeSessionKey } from '../../../shared/session-keys';
 import { GatewayError, toIpcError } from '../errors';
+import { checkFolder } from '../runtime/start';
 import type { GatewayHost } from '../host';
 import type { SessionInfo } from '../types';
 import type { Actor, GatewayApi } from './gateway-api';
@@ -28,6 +29,8 @@ export interface ApiOptions {
   /** Default: in the gateway's database when it has one. */
   preferences?: PreferenceStore;
   now?: () => number;
+  /** The host's native folder picker (Electron); browser mode has none (the person types a path). */
+  pickFolder?: () => Promise<string | undefined>;
   /** The app's gateway host (electron/gateway/host.ts): notices and restores. Absent for scripts. */
   database?: Pick<GatewayHost, 'notice' | 'restore'>;
 }
@@ -145,6 +148,68 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       const resolved = gw.acp.permissions.respond(requestId, optionId);
       if (!resolved) throw new GatewayError('not_found', `Unknown permission request: ${requestId}`);
       return { resolved: true };
+    },
+    'sessions:start': async ({ agentId, acpProfileId, cwd, label, message, parentKey }) =>
+      view(
+        await gw.sessions.start({
+          message,
+          ...(agentId !== undefined ? { agentId } : {}),
+          ...(acpProfileId !== undefined ? { acpProfileId } : {}),
+          ...(cwd !== undefined ? { cwd } : {}),
+          ...(label !== undefined ? { label } : {}),
+          ...(parentKey !== undefined ? { parentKey: session(parentKey).key } : {}),
+        }),
+      ),
+    'sessions:changes': async ({ sessionKey }) => ({
+      files: gw.transcripts.changedFiles(session(sessionKey).key),
+    }),
+    'sessions:impact': async ({ sessionKey }) => gw.sessions.impact(session(sessionKey).key),
+    'sessions:reset': async ({ sessionKey }) => {
+      const info = session(sessionKey);
+      gw.sessions.reset(info.key);
+      return view(session(info.key));
+    },
+    'sessions:delete': async ({ sessionKey }) => {
+      const info = session(sessionKey);
+      gw.sessions.delete(info.key, info.agentId);
+      return { deleted: true };
+    },
+    'sessions:archive': async ({ sessionKey, archived }) =>
+      view(gw.sessions.archive(session(sessionKey).key, archived)),
+    'runs:list': async ({ sessionKey }) => gw.runs.list(session(sessionKey).key),
+    'folders:check': async ({ path }) => {
+      try {
+        return { path: checkFolder(path), ok: true };
+      } catch (err) {
+        if (!(err instanceof GatewayError)) throw err;
+        return { path, ok: false, reason: err.message };
+      }
+    },
+    'acp:registry:list': async ({ refresh }) => gw.acp.registry.listing(refresh ? { refresh } : {}),
+    'acp:registry:plan': async ({ agentId, distribution }) => gw.acp.registry.plan(agentId, distribution),
+    // The page showed the plan (command line, download and folder); before anything is downloaded
+    // or run the person allows the exact command line through the consent port (Electron: a
+    // native dialog the page cannot answer; browser mode: the page).
+    'acp:registry:install': async ({ agentId, distribution }) =>
+      profileView(
+        await gw.acp.registry.install(agentId, {
+          ...(distribution ? { distribution } : {}),
+          confirm: (plan) =>
+            gw.consent.confirm({
+              kind: 'acp-profile',
+              title: plan.download
+                ? `Download ${plan.name} ${plan.version} from ${new URL(plan.download.url).host} into ${plan.download.folder} and run it`
+                : `Run the ACP agent "${plan.name}" through ${plan.distribution}`,
+              command: { program: plan.command, args: plan.args, env: plan.env },
+            }),
+        }),
+      ),
+    'acp:installs:list': async () => gw.acp.registry.installs.list(),
+    'folders:pick': async () => {
+      if (!opts.pickFolder)
+        throw new GatewayError('unavailable', 'No folder picker in browser mode: type the folder path');
+      const picked = await opts.pickFolder();
+      return picked === undefined ? {} : { path: picked };
     },
     'mcp:list': async () => mcpView(gw),
     // The secret goes to the renderer here, once, to be shown to the person; never again.

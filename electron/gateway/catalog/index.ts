@@ -56,8 +56,9 @@ export interface CatalogDeps {
   /** Addition: timers of the monitor cadence (default the real ones). */
   scheduler?: Scheduler;
   /**
-   * Addition: how an adoption's writes run as one transaction (the gateway passes its own, which
-   * sends push events after the commit; default: a plain transaction on `db`).
+   * Addition: how an adoption's writes, and each link's part of a check, run as one transaction
+   * (the gateway passes its own, which sends push events after the commit; default: a plain
+   * transaction on `db`).
    */
   transaction?<T>(fn: () => T): T;
   /** Addition (live transcripts): the visible messages of rows a check consumed, per link. */
@@ -98,6 +99,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     ...(deps.providerBudgetMs !== undefined ? { budgetMs: deps.providerBudgetMs } : {}),
     ...(deps.onUpstreamMessages ? { onMessages: deps.onUpstreamMessages } : {}),
     ...(deps.ownership ? { ownership: deps.ownership } : {}),
+    ...(deps.transaction ? { transaction: deps.transaction } : {}),
   });
   const adopt = createAdopt(
     {
@@ -206,9 +208,14 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     const { stdout } = await runCli(program, cmd.args, { env, cwd });
     const at = deps.now();
     const messages: ImportedMessage[] = [{ role: 'user', actorType: 'human', text, createdAt: at }];
-    if (stdout.trim())
+    // With live transcripts the reply comes from the tool's own transcript, once, at the check
+    // started here; the CLI's printed copy is kept only for a link the monitor does not read.
+    const live =
+      deps.onUpstreamMessages !== undefined && links.watched().some((l) => l.sessionKey === sessionKey);
+    if (stdout.trim() && !live)
       messages.push({ role: 'assistant', actorType: 'agent', text: stdout.trim(), createdAt: at });
     deps.importTranscript(sessionKey, messages);
+    if (live) void tick();
   }
 
   let running: Promise<void> | undefined;

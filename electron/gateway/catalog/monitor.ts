@@ -26,11 +26,18 @@ export interface MonitorDeps {
   budgetMs?: number;
   /**
    * Addition (live transcripts): called with the visible messages of the rows a check consumed,
-   * before the marker moves past them. When set, probes map rows to messages.
+   * right after the marker moved past them, in the same transaction (see `transaction`). When set,
+   * probes map rows to messages.
    */
   onMessages?(link: Link, messages: VisibleMessage[]): void;
   /** Addition: which links this gateway checks (default: every link; ownership/). */
   ownership?: MonitorOwnership;
+  /**
+   * Addition: runs one link's outcome (its record, its messages, its marker) as one transaction,
+   * so a crash or a failing write never keeps the messages without the marker (shown twice at the
+   * next check) or the marker without the messages (dropped). Default: no transaction.
+   */
+  transaction?<T>(fn: () => T): T;
 }
 
 export interface MonitorOwnership {
@@ -113,8 +120,9 @@ export function createMonitor(deps: MonitorDeps) {
             return;
           }
         }
-        if (o.messages?.length) deps.onMessages?.(l, o.messages);
-        if (o.changed || o.turns > 0 || l.streak !== 0) links.saveMarker(l, o.marker, t);
+        const moved = o.changed || o.turns > 0 || l.streak !== 0 ? links.saveMarker(l, o.marker, t) : true;
+        // A re-adoption raced this check (the marker was not saved): the new link reads them again.
+        if (moved && o.messages?.length) deps.onMessages?.(l, o.messages);
         return;
       }
     }
@@ -172,7 +180,10 @@ export function createMonitor(deps: MonitorDeps) {
                 })
               : { kind: 'inconclusive', error: new Error(`no catalog provider "${provider}"`) };
             if (readOnly(l, o)) apply(l, o);
-            else ownership.fenced(l.sessionKey, () => apply(l, o));
+            else
+              ownership.fenced(l.sessionKey, () =>
+                deps.transaction ? deps.transaction(() => apply(l, o)) : apply(l, o),
+              );
           } catch (err) {
             logger.error('catalog: upstream check failed', { sessionKey: l.sessionKey, error: String(err) });
           }

@@ -33,6 +33,13 @@ interface Row {
 
 const SECRET_PREFIX = 'slmcp_';
 
+interface IssueInput {
+  sessionKey: string;
+  kind: CredentialKind;
+  label?: string;
+  port: number;
+}
+
 export function hashSecret(secret: string): string {
   return crypto.createHash('sha256').update(secret, 'utf8').digest('hex');
 }
@@ -78,12 +85,15 @@ export function createCredentialStore(db: Db, now: () => number) {
     ),
   };
 
-  return {
-    /** A new credential; the secret is returned here and nowhere else. */
-    issue(input: { sessionKey: string; kind: CredentialKind; label?: string; port: number }) {
-      const id = crypto.randomUUID();
-      const secret = SECRET_PREFIX + crypto.randomBytes(32).toString('base64url');
-      s.insert.run(
+  /**
+   * A credential whose row is written by `save`: for an agent started before its session exists
+   * (the row references the session), saved in the transaction that makes the session.
+   */
+  const prepare = (input: IssueInput) => {
+    const id = crypto.randomUUID();
+    const secret = SECRET_PREFIX + crypto.randomBytes(32).toString('base64url');
+    const save = () =>
+      void s.insert.run(
         id,
         input.sessionKey,
         input.kind,
@@ -92,8 +102,17 @@ export function createCredentialStore(db: Db, now: () => number) {
         input.port,
         now(),
       );
-      return { id, secret };
+    return { id, secret, save };
+  };
+
+  return {
+    /** A new credential; the secret is returned here and nowhere else. */
+    issue(input: IssueInput) {
+      const c = prepare(input);
+      c.save();
+      return { id: c.id, secret: c.secret };
     },
+    prepare,
     /** The credential a presented secret belongs to, if any. */
     verify(secret: string): Credential | undefined {
       if (!secret.startsWith(SECRET_PREFIX) || secret.length > 200) return undefined;

@@ -4,6 +4,8 @@
 // argument can change who it is. ACP children get a credential of their own session when their
 // agent starts; a person mints one in Settings for an agent running outside Sightline, whose
 // pending notices then lead its next tool result (it has no turns to drain them).
+// Over 300 lines on purpose: the credentials' life (issue, ACP start and release, revoke) and the
+// endpoint they point at change together; split, each half would need the other's state.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { McpServer as AcpMcpServer } from '@agentclientprotocol/sdk';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -250,9 +252,15 @@ export function createMcp(deps: McpDeps) {
     /**
      * The MCP servers for an ACP child's `session/new`: a fresh credential of its own session
      * (the previous agent's is revoked), over HTTP when the agent takes it, else the stdio shim.
-     * Empty when neither can be offered; the agent then runs without Sightline's tools.
+     * Empty when neither can be offered; the agent then runs without Sightline's tools. With
+     * `defer` (an agent started before its session exists) the credential's row is written by the
+     * function handed to it, in the transaction that makes the session.
      */
-    async acpServers(sessionKey: string, caps: { http: boolean }): Promise<AcpMcpServer[]> {
+    async acpServers(
+      sessionKey: string,
+      caps: { http: boolean },
+      defer?: (save: () => void) => void,
+    ): Promise<AcpMcpServer[]> {
       credentials.revokeAcp(sessionKey);
       let http: McpHttp;
       try {
@@ -265,7 +273,14 @@ export function createMcp(deps: McpDeps) {
         logger.warn('mcp: the agent takes stdio MCP only and no Node runs the shim', { sessionKey });
         return [];
       }
-      const { secret } = credentials.issue({ sessionKey, kind: 'acp', label: 'acp', port: http.port });
+      const { secret, save } = credentials.prepare({
+        sessionKey,
+        kind: 'acp',
+        label: 'acp',
+        port: http.port,
+      });
+      if (defer) defer(save);
+      else save();
       const url = urlOf(http.port);
       logger.info('mcp: server offered to an ACP agent', {
         sessionKey,

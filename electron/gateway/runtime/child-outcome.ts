@@ -10,6 +10,8 @@ export interface SpawnInfo {
   parentKey?: string;
   runId: string;
   timeoutMs?: number;
+  /** Called once the run's first turn has started (or could not start); may be called again. */
+  onStarted?: () => void;
 }
 
 const FAILED_SUMMARY = {

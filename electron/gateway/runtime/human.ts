@@ -1,6 +1,7 @@
 // What the person does from the composer: `human.send` (contract). The message is delivered
 // (transcript + turn for a native session, upstream or to the ACP agent otherwise) and
 // `human_direct_message` is recorded in the same transaction under the spec's gate.
+import type { SessionInfo } from '../../../shared/domain';
 import type { SessionStore } from '../sessions/store';
 import { oneLine } from '../state/record-input';
 import type { StateCore } from '../state/session-state';
@@ -8,7 +9,30 @@ import { notFound } from '../errors';
 import type { Messages } from './messages';
 
 export const MESSAGE_MAX_CHARS = 100_000;
-const LOCAL_USER = { type: 'human', id: 'local-user' } as const;
+export const LOCAL_USER = { type: 'human', id: 'local-user' } as const;
+
+/**
+ * A person's turn in a session, under the spec's rules: `human_direct_message` (actor human) is
+ * recorded only when the session has a parent or at least one watcher (one lookup), with the
+ * parent as producer watcher. The composer and a session started from the app both come here.
+ */
+export function recordHumanTurn(
+  state: Pick<StateCore, 'hasParentOrWatcher' | 'record'>,
+  session: SessionInfo,
+  channel: string,
+): void {
+  if (!state.hasParentOrWatcher(session.key, session.agentId)) return;
+  state.record({
+    sessionKey: session.key,
+    agentId: session.agentId,
+    kind: 'human_direct_message',
+    actorType: 'human',
+    actorId: LOCAL_USER.id,
+    summary: `human message via ${channel}`,
+    payload: { channel },
+    ...(session.parentKey ? { watchers: [session.parentKey] } : {}),
+  });
+}
 
 export interface Human {
   send(sessionKey: string, text: string, opts?: { channel?: string }): Promise<void>;
@@ -33,18 +57,7 @@ export function createHuman(deps: { store: SessionStore; state: StateCore; messa
         // empty → `unknown`, as the spec's summary rule says.
         const channel =
           opts.channel === undefined ? (external ?? 'desktop') : oneLine(opts.channel, 64) || 'unknown';
-        // Gate: recorded only when the session has a parent or at least one watcher (one lookup).
-        if (!state.hasParentOrWatcher(session.key, session.agentId)) return;
-        state.record({
-          sessionKey: session.key,
-          agentId: session.agentId,
-          kind: 'human_direct_message',
-          actorType: 'human',
-          actorId: LOCAL_USER.id,
-          summary: `human message via ${channel}`,
-          payload: { channel },
-          ...(session.parentKey ? { watchers: [session.parentKey] } : {}),
-        });
+        recordHumanTurn(state, session, channel);
       });
     },
   };

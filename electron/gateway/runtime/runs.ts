@@ -44,6 +44,9 @@ export function createRunStore(db: Db) {
     forSession: db.prepare<[string, number], RunDbRow>(
       `SELECT * FROM runs WHERE session_key = ? ORDER BY started_at DESC, rowid DESC LIMIT ?`,
     ),
+    history: db.prepare<[string], RunDbRow>(
+      `SELECT * FROM runs WHERE session_key = ? ORDER BY started_at, rowid`,
+    ),
     totals: db.prepare<[string], { input: number; output: number }>(
       `SELECT coalesce(sum(input_tokens), 0) AS input, coalesce(sum(output_tokens), 0) AS output FROM runs WHERE session_key = ?`,
     ),
@@ -59,6 +62,7 @@ export function createRunStore(db: Db) {
       `UPDATE runs SET status = 'failed', outcome = 'error', error = 'interrupted by a restart', ended_at = ?
        WHERE status IN ('queued', 'running')`,
     ),
+    count: db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM runs WHERE session_key = ?`),
     interruptedOf: db.prepare(
       `UPDATE runs SET status = 'failed', outcome = 'error', error = 'interrupted by a restart', ended_at = ?
        WHERE status IN ('queued', 'running') AND session_key IN (SELECT value FROM json_each(?))`,
@@ -89,7 +93,10 @@ export function createRunStore(db: Db) {
       return r ? toRun(r) : undefined;
     },
     list: (sessionKey: string, limit = 50) => s.forSession.all(sessionKey, limit).map(toRun),
+    /** Every run of the session, oldest first (`runs.list` of the contract). */
+    history: (sessionKey: string) => s.history.all(sessionKey).map(toRun),
     totals: (sessionKey: string) => s.totals.get(sessionKey)!,
+    count: (sessionKey: string) => s.count.get(sessionKey)!.n,
     /** Latest run and token totals of every session that ran (the fleet snapshot). */
     summaries(): Map<string, { latest: RunInfo; input: number; output: number }> {
       const out = new Map<string, { latest: RunInfo; input: number; output: number }>();

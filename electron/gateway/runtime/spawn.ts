@@ -1,17 +1,21 @@
 // The one spawn path. A native sub-agent and an ACP child are made the same way, in one
 // transaction: the session (through sessions.create), `child_spawned` seeding the parent's cursor,
-// the first message of its transcript and its queued run. A crash leaves all of it or none; the
-// push events follow the commit. Only then does the first turn start (a model turn, or the ACP
-// agent's first prompt). `sessions_spawn` uses it today; `sessions.start` is the same call with
-// the person as the one who spawns.
+// the first message of its transcript (a person's first message is their turn, recorded under the
+// usual rules) and its queued run. A crash leaves all of it or none; the push events follow the
+// commit. Only then does the first turn start (a model turn, or the ACP agent's first prompt).
+// `sessions_spawn` calls `spawn`; `sessions.start` calls `start`, the same path with the person as
+// the one who spawns, which starts an ACP agent before anything is written, so an agent that
+// cannot start leaves no session behind.
 import { randomUUID } from 'node:crypto';
 import { childKeyFor } from '../../../shared/session-keys';
 import type { Transactions } from '../db/transactions';
 import type { TranscriptStore } from '../sessions/transcripts';
 import type { StateCore } from '../state/session-state';
-import type { GatewayEvent, Sessions } from '../types';
+import type { GatewayEvent, SessionInfo, Sessions } from '../types';
+import type { StoredAcpProfile } from './acp/profile-store';
 import type { AcpMcpHooks, AcpSessions } from './acp/sessions';
 import type { SpawnInfo } from './child-outcome';
+import { recordHumanTurn } from './human';
 import type { RunStore } from './runs';
 import type { TurnEngine } from './turns';
 
@@ -26,8 +30,10 @@ export interface SpawnRequest {
   /** The parent that watches the child (its cursor is seeded at `child_spawned`). */
   parentKey?: string;
   label?: string;
-  /** ACP only: the profile id or name (default: the first profile; an agent's: the first it may start). */
+  /** ACP only: the profile id or name (default: the first profile). */
   profile?: string;
+  /** The working folder (checked by the caller); ACP default: the profile's, else one of its own. */
+  cwd?: string;
   timeoutMs?: number;
 }
 
@@ -55,55 +61,115 @@ export interface SpawnDeps {
 
 export type Spawner = ReturnType<typeof createSpawner>;
 
+interface Planned {
+  req: SpawnRequest;
+  key: string;
+  runId: string;
+  profile?: StoredAcpProfile;
+  cwd?: string;
+}
+
 export function createSpawner(deps: SpawnDeps) {
   const { tx, emit } = deps;
+
+  const plan = (req: SpawnRequest): Planned => {
+    const profile = req.runtime === 'acp' ? deps.acp.profileFor(req.profile, req.from.type) : undefined;
+    const key = childKeyFor(req.agentId, req.runtime, randomUUID().slice(0, 8));
+    const cwd = req.cwd ?? (profile ? deps.acp.folderFor(key, profile) : undefined);
+    return { req, key, runId: randomUUID(), ...(profile ? { profile } : {}), ...(cwd ? { cwd } : {}) };
+  };
+
+  /** Everything the child is, in one transaction. */
+  /** Writes the child (`also`: more writes that need its row, in the same transaction). */
+  const commit = (p: Planned, also?: () => void): SessionInfo => {
+    const { req, key } = p;
+    const label =
+      req.label ?? (p.profile ? `${p.profile.name}: ${req.message.slice(0, 60)}` : req.message.slice(0, 80));
+    return tx.run(() => {
+      const session = deps.sessions.create({
+        key,
+        label,
+        ...(req.parentKey ? { parentKey: req.parentKey } : {}),
+        ...(p.cwd ? { cwd: p.cwd } : {}),
+      });
+      // Before the first turn, so the parent's cursor is seeded at this version.
+      const seeded = deps.state.record({
+        sessionKey: key,
+        kind: 'child_spawned',
+        actorType: req.from.type,
+        actorId: req.from.id,
+        summary: 'child session spawned',
+        ...(req.parentKey ? { watchers: [req.parentKey] } : {}),
+      });
+      if (!seeded) throw new Error(`could not record child_spawned for ${key}`);
+      const first = deps.transcripts.append(key, {
+        role: 'user',
+        actorType: req.from.type,
+        actorId: req.from.id,
+        text: req.message,
+      });
+      // A person's first message is their turn: it reaches the parent as one notice.
+      if (req.from.type === 'human') recordHumanTurn(deps.state, session, 'desktop');
+      emit({ type: 'transcript:appended', message: first });
+      emit({ type: 'run:changed', run: deps.runs.start(p.runId, key, 'queued', deps.now()) });
+      also?.();
+      return session;
+    });
+  };
+
+  const spawnInfo = (p: Planned, onStarted?: () => void): SpawnInfo => ({
+    runId: p.runId,
+    ...(p.req.parentKey ? { parentKey: p.req.parentKey } : {}),
+    ...(p.req.timeoutMs ? { timeoutMs: p.req.timeoutMs } : {}),
+    ...(onStarted ? { onStarted } : {}),
+  });
+
+  const spawned = (p: Planned): Spawned => ({
+    childSessionKey: p.key,
+    runId: p.runId,
+    runtime: p.req.runtime,
+    ...(p.profile ? { profile: p.profile.id } : {}),
+  });
+
   return {
     /**
-     * Throws (writing nothing) when the child cannot be made: an unknown ACP profile, or one an
-     * agent may not start (`profile "<id>" is not allowed for agents`).
+     * An agent's spawn. Throws (writing nothing) when the child cannot be made: an unknown ACP
+     * profile, or one an agent may not start (`profile "<id>" is not allowed for agents`); an ACP
+     * agent that then fails to start ends the child's first run as failed.
      */
     spawn(req: SpawnRequest): Spawned {
-      const profile = req.runtime === 'acp' ? deps.acp.profileFor(req.profile, req.from.type) : undefined;
-      const childKey = childKeyFor(req.agentId, req.runtime, randomUUID().slice(0, 8));
-      const runId = randomUUID();
-      const label =
-        req.label ?? (profile ? `${profile.name}: ${req.message.slice(0, 60)}` : req.message.slice(0, 80));
-      tx.run(() => {
-        deps.sessions.create({
-          key: childKey,
-          label,
-          ...(req.parentKey ? { parentKey: req.parentKey } : {}),
-        });
-        // Before the first turn, so the parent's cursor is seeded at this version.
-        const seeded = deps.state.record({
-          sessionKey: childKey,
-          kind: 'child_spawned',
-          actorType: req.from.type,
-          actorId: req.from.id,
-          summary: 'child session spawned',
-          ...(req.parentKey ? { watchers: [req.parentKey] } : {}),
-        });
-        if (!seeded) throw new Error(`could not record child_spawned for ${childKey}`);
-        const first = deps.transcripts.append(childKey, {
-          role: 'user',
-          actorType: req.from.type,
-          actorId: req.from.id,
-          text: req.message,
-        });
-        emit({ type: 'transcript:appended', message: first });
-        emit({ type: 'run:changed', run: deps.runs.start(runId, childKey, 'queued', deps.now()) });
-      });
-      const spawn: SpawnInfo = {
-        runId,
-        ...(req.parentKey ? { parentKey: req.parentKey } : {}),
-        ...(req.timeoutMs ? { timeoutMs: req.timeoutMs } : {}),
-      };
-      if (profile) {
-        deps.acp.start(childKey, profile, req.message, spawn, deps.mcp);
-        return { childSessionKey: childKey, runId, runtime: 'acp', profile: profile.id };
+      const p = plan(req);
+      commit(p);
+      if (p.profile) deps.acp.start(p.key, p.profile, req.message, spawnInfo(p), p.cwd!, deps.mcp);
+      else void deps.engine.enqueue(p.key, { kind: 'task', spawn: spawnInfo(p) });
+      return spawned(p);
+    },
+
+    /**
+     * A person's start. An ACP agent is started first (process, initialize, session/new): when it
+     * cannot start, this rejects with the cause and nothing was written. Resolves with the new
+     * session once its first turn started; a first turn that fails later is a failed run.
+     */
+    async start(req: SpawnRequest): Promise<{ session: SessionInfo; spawned: Spawned }> {
+      const p = plan(req);
+      const launched = p.profile ? await deps.acp.launch(p.key, p.profile, p.cwd!, deps.mcp) : undefined;
+      let session: SessionInfo;
+      try {
+        session = commit(p, launched?.attach);
+      } catch (err) {
+        launched?.abandon();
+        throw err;
       }
-      void deps.engine.enqueue(childKey, { kind: 'task', spawn });
-      return { childSessionKey: childKey, runId, runtime: 'native' };
+      let onStarted: () => void = () => undefined;
+      const started = new Promise<void>((resolve) => (onStarted = resolve));
+      if (launched) launched.begin(req.message, spawnInfo(p, onStarted));
+      else {
+        // A turn that is never run (the gateway closing) resolves the enqueue instead.
+        const done = deps.engine.enqueue(p.key, { kind: 'task', spawn: spawnInfo(p, onStarted) });
+        void done.then(onStarted);
+      }
+      await started;
+      return { session, spawned: spawned(p) };
     },
   };
 }

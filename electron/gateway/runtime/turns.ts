@@ -143,7 +143,11 @@ export class TurnEngine {
 
   private async runTurn(key: string, loop: Loop, batch: Loop['inputs'], upToId: number): Promise<void> {
     const { deps } = this;
-    const finish = (r: TurnResult) => batch.forEach((b) => b.done(r));
+    const finish = (r: TurnResult) =>
+      batch.forEach((b) => {
+        if (b.input.kind === 'task') b.input.spawn.onStarted?.(); // a turn that never started
+        b.done(r);
+      });
     if (this.stopped || !deps.store.get(key) || !deps.ownership.owns(key)) return finish({});
     const epoch = deps.ownership.epoch(key);
     const write = <T>(fn: () => T): T => deps.ownership.fenced(key, fn, epoch);
@@ -193,6 +197,7 @@ export class TurnEngine {
       : undefined;
     write(() => deps.runs.save(run));
     deps.emit({ type: 'run:changed', run: { ...run } });
+    spawn?.onStarted?.();
 
     let text: string | undefined;
     try {

@@ -6,13 +6,14 @@
 // watcher or target (state core), and the registry row, whose transcript, goal, runs and
 // upstream link go with it (foreign keys, ON DELETE CASCADE). Afterwards version(key) is 0; a
 // session created later under the key starts clean, with higher sequences than the old one had.
-import { noticeContextKey, normalizeSessionKey } from '../../../shared/session-keys';
+import { noticeContextKey, normalizeSessionKey, parseSessionKey } from '../../../shared/session-keys';
 import type { Transactions } from '../db/transactions';
+import { notFound } from '../errors';
 import type { NoticeQueues } from '../state/notice-queue';
 import { resolveKey } from '../state/record-input';
 import type { StateCore } from '../state/session-state';
 import type { HeartbeatWaker } from '../state/waker';
-import type { GatewayEvent, Sessions } from '../types';
+import type { GatewayEvent, GatewaySessions, Sessions } from '../types';
 import type { SessionStore } from './store';
 import type { TranscriptStore } from './transcripts';
 
@@ -21,7 +22,9 @@ export interface SessionsDeps {
   emit: (e: GatewayEvent) => void;
   store: SessionStore;
   transcripts: TranscriptStore;
-  state: Pick<StateCore, 'removeCursorsHeldBy' | 'removeSession'>;
+  state: Pick<StateCore, 'removeCursorsHeldBy' | 'removeSession' | 'watchers'>;
+  /** How many runs a session has (for `impact`). */
+  countRuns(sessionKey: string): number;
   queues: NoticeQueues;
   waker: HeartbeatWaker;
   /** Part of creating a session: this gateway runs it (ownership.claimCreated). */
@@ -32,7 +35,9 @@ export interface SessionsDeps {
   onDelete(sessionKey: string): void;
 }
 
-export function createSessions(deps: SessionsDeps): Sessions {
+export type SessionsService = Sessions & Pick<GatewaySessions, 'impact' | 'archive'>;
+
+export function createSessions(deps: SessionsDeps): SessionsService {
   const { tx, emit, store } = deps;
   return {
     create(input) {
@@ -45,6 +50,28 @@ export function createSessions(deps: SessionsDeps): Sessions {
       return info;
     },
     get: (key, agentId) => store.get(key, agentId),
+    /** What a reset or delete of the session removes (the confirmation says so). */
+    impact(key) {
+      const info = store.get(key);
+      if (!info) throw notFound(`Unknown sessionKey: ${key}`);
+      const { watchedBy, watching } = deps.state.watchers(info.key);
+      return {
+        sessionKey: info.key,
+        messages: deps.transcripts.size(info.key).n,
+        cursorsHeld: watching.length,
+        cursorsOn: watchedBy.length,
+        children: store.children(info.key).length,
+        upstreamLink: parseSessionKey(info.key).kind === 'adopted',
+        runs: deps.countRuns(info.key),
+      };
+    },
+    archive(key, archived = true) {
+      const info = store.get(key);
+      if (!info) throw notFound(`Unknown sessionKey: ${key}`);
+      store.setArchived(info.key, info.agentId, archived);
+      emit({ type: 'session:changed', sessionKey: info.key });
+      return store.get(info.key, info.agentId)!;
+    },
     list: () => store.list(),
     listAdopted: () => store.listAdopted(),
     reset(key) {

@@ -10,11 +10,22 @@ interface SessionDbRow {
   agent_id: string;
   parent_key: string | null;
   label: string | null;
+  cwd: string | null;
+  archived: number;
   created_at: number;
   updated_at: number;
 }
 
 export const LABEL_MAX_CHARS = 200;
+
+export interface NewSession {
+  key: string;
+  agentId?: string;
+  parentKey?: string;
+  label?: string;
+  /** The working folder (an absolute path the caller checked). */
+  cwd?: string;
+}
 
 function toInfo(r: SessionDbRow): SessionInfo {
   const info: SessionInfo = {
@@ -25,6 +36,8 @@ function toInfo(r: SessionDbRow): SessionInfo {
   };
   if (r.parent_key !== null) info.parentKey = r.parent_key;
   if (r.label !== null) info.label = r.label;
+  if (r.cwd !== null) info.cwd = r.cwd;
+  if (r.archived === 1) info.archived = true;
   return info;
 }
 
@@ -45,19 +58,20 @@ export function createSessionStore(db: Db, now: () => number) {
       `SELECT * FROM sessions WHERE parent_key = ? ORDER BY created_at`,
     ),
     insert: db.prepare(
-      `INSERT INTO sessions (key, agent_id, parent_key, label, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+      `INSERT INTO sessions (key, agent_id, parent_key, label, cwd, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (key, agent_id) DO UPDATE SET parent_key = coalesce(excluded.parent_key, parent_key),
-         label = coalesce(excluded.label, label), updated_at = excluded.updated_at`,
+         label = coalesce(excluded.label, label), cwd = coalesce(excluded.cwd, cwd), updated_at = excluded.updated_at`,
     ),
     hasParent: db.prepare<[string, string], { one: number }>(
       `SELECT 1 AS one FROM sessions WHERE key = ? AND agent_id = ? AND parent_key IS NOT NULL`,
     ),
     remove: db.prepare(`DELETE FROM sessions WHERE key = ? AND agent_id = ?`),
+    archive: db.prepare(`UPDATE sessions SET archived = ?, updated_at = ? WHERE key = ? AND agent_id = ?`),
     detachChildren: db.prepare(`UPDATE sessions SET parent_key = NULL WHERE parent_key = ?`),
   };
 
   return {
-    create(input: { key: string; agentId?: string; parentKey?: string; label?: string }): SessionInfo {
+    create(input: NewSession): SessionInfo {
       if (!input || typeof input !== 'object') throw new Error('session input must be an object');
       const k = resolveKey(input.key, input.agentId);
       if (
@@ -74,8 +88,10 @@ export function createSessionStore(db: Db, now: () => number) {
       const owner = s.anyByKey.get(k.key);
       if (owner && owner.agent_id !== k.agentId)
         throw invalidArgument(`session key "${k.key}" is registered for agent "${owner.agent_id}"`);
+      if (input.cwd !== undefined && (typeof input.cwd !== 'string' || input.cwd.length > 4096))
+        throw new Error('cwd must be a string of at most 4096 characters');
       const t = now();
-      s.insert.run(k.key, k.agentId, parent, label, t, t);
+      s.insert.run(k.key, k.agentId, parent, label, input.cwd ?? null, t, t);
       return toInfo(s.get.get(k.key, k.agentId)!);
     },
     get(key: string, agentId?: string): SessionInfo | undefined {
@@ -100,6 +116,10 @@ export function createSessionStore(db: Db, now: () => number) {
     /** Deletes the row; its transcript, goal, runs and upstream link go with it (ON DELETE CASCADE). */
     remove(key: string, agentId: string): boolean {
       return s.remove.run(key, agentId).changes > 0;
+    },
+    /** Hides (or shows again) a session in the fleet tree; false when there is no such session. */
+    setArchived(key: string, agentId: string, archived: boolean): boolean {
+      return s.archive.run(archived ? 1 : 0, now(), key, agentId).changes > 0;
     },
     /** Children of a deleted session lose their parent link (nothing is recorded for it). */
     detachChildren(parentKey: string): void {

@@ -1,7 +1,7 @@
 // Durable transcripts: message content lives here, never in the signal log.
 import type { ActorType } from '../../../shared/domain';
 import type { Db } from '../db/open';
-import type { MessageRole, ToolCallRecord, TranscriptMessage } from '../types';
+import type { FileDiff, MessageRole, ToolCallRecord, TranscriptMessage } from '../types';
 
 interface MessageDbRow {
   id: number;
@@ -13,6 +13,8 @@ interface MessageDbRow {
   tool_calls: string | null;
   tool_call_id: string | null;
   tool_name: string | null;
+  diffs: string | null;
+  upstream: string | null;
   input_tokens: number | null;
   output_tokens: number | null;
   created_at: number;
@@ -26,6 +28,8 @@ export interface NewMessage {
   toolCalls?: ToolCallRecord[];
   toolCallId?: string;
   toolName?: string;
+  diffs?: FileDiff[];
+  upstream?: string;
   inputTokens?: number;
   outputTokens?: number;
   createdAt?: number;
@@ -44,6 +48,8 @@ function toMessage(r: MessageDbRow): TranscriptMessage {
   if (r.tool_calls !== null) m.toolCalls = JSON.parse(r.tool_calls) as ToolCallRecord[];
   if (r.tool_call_id !== null) m.toolCallId = r.tool_call_id;
   if (r.tool_name !== null) m.toolName = r.tool_name;
+  if (r.diffs !== null) m.diffs = JSON.parse(r.diffs) as FileDiff[];
+  if (r.upstream !== null) m.upstream = r.upstream;
   if (r.input_tokens !== null) m.inputTokens = r.input_tokens;
   if (r.output_tokens !== null) m.outputTokens = r.output_tokens;
   return m;
@@ -80,7 +86,7 @@ export function createTranscriptStore(db: Db, now: () => number) {
   const s = {
     insert: db.prepare(
       `INSERT INTO session_messages (session_key, role, actor_type, actor_id, text, tool_calls, tool_call_id, tool_name,
-         input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         diffs, upstream, input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     byId: db.prepare<[number], MessageDbRow>(`SELECT * FROM session_messages WHERE id = ?`),
     page: db.prepare<[string, number, number], MessageDbRow>(
@@ -93,11 +99,15 @@ export function createTranscriptStore(db: Db, now: () => number) {
       `SELECT count(*) AS n, coalesce(sum(length(text)), 0) AS chars FROM session_messages WHERE session_key = ?`,
     ),
     clear: db.prepare(`DELETE FROM session_messages WHERE session_key = ?`),
+    changedFiles: db.prepare<[string], { path: string }>(
+      `SELECT DISTINCT json_extract(d.value, '$.path') AS path FROM session_messages AS m, json_each(m.diffs) AS d
+       WHERE m.session_key = ? AND m.diffs IS NOT NULL ORDER BY path`,
+    ),
     deleteBefore: db.prepare(`DELETE FROM session_messages WHERE session_key = ? AND id < ?`),
     // The summary takes the place (and id) of the newest compacted message, so order is kept.
     replace: db.prepare(
       `UPDATE session_messages SET role = ?, actor_type = ?, actor_id = ?, text = ?, tool_calls = NULL,
-         tool_call_id = NULL, tool_name = NULL, input_tokens = NULL, output_tokens = NULL WHERE session_key = ? AND id = ?`,
+         tool_call_id = NULL, tool_name = NULL, diffs = NULL, upstream = NULL, input_tokens = NULL, output_tokens = NULL WHERE session_key = ? AND id = ?`,
     ),
     // The index is kept by the triggers of migration 006, in the transaction of every write.
     search: db.prepare<
@@ -126,6 +136,8 @@ export function createTranscriptStore(db: Db, now: () => number) {
         m.toolCalls ? JSON.stringify(m.toolCalls) : null,
         m.toolCallId ?? null,
         m.toolName ?? null,
+        m.diffs?.length ? JSON.stringify(m.diffs) : null,
+        m.upstream ?? null,
         m.inputTokens ?? null,
         m.outputTokens ?? null,
         m.createdAt ?? now(),
@@ -142,6 +154,8 @@ export function createTranscriptStore(db: Db, now: () => number) {
     size: (sessionKey: string) => s.count.get(sessionKey)!,
     tokens: (sessionKey: string) => s.tokens.get(sessionKey)!,
     clear: (sessionKey: string) => void s.clear.run(sessionKey),
+    /** The files the session's agent changed (paths as its diffs name them), sorted. */
+    changedFiles: (sessionKey: string): string[] => s.changedFiles.all(sessionKey).map((r) => r.path),
     /** Messages whose text has every word of `text` (as word prefixes), best first. */
     search(text: string, limit = 200): MessageHit[] {
       const q = ftsQuery(text);

@@ -60,6 +60,7 @@ export function sessionStatusTool(deps: SessionToolDeps): ToolDefinition {
         kind: parsed.kind,
         ...(session?.label ? { label: session.label } : {}),
         ...(session?.parentKey ? { parentKey: session.parentKey } : {}),
+        ...(session?.archived ? { archived: true } : {}),
         ...(deps.describe?.(parsed.key) ?? {}),
         stateVersion,
       };
@@ -102,6 +103,7 @@ export function sessionsListTool(deps: SessionToolDeps): ToolDefinition {
             kind: parseSessionKey(s.key).kind,
             ...(s.label ? { label: s.label } : {}),
             ...(s.parentKey ? { parentKey: s.parentKey } : {}),
+            ...(s.archived ? { archived: true } : {}),
             updatedAt: s.updatedAt,
             ...(deps.describe?.(s.key) ?? {}),
             ...(stateVersion > 0 ? { stateVersion } : {}),

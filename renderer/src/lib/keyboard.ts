@@ -1,4 +1,5 @@
 // Global shortcuts. Letters act only when focus is not in a text field.
+import { useStart } from '../stores/start';
 import { useUi } from '../stores/ui';
 import { nextNeedingAttention, stepSession } from '../features/palette/commands';
 
@@ -23,7 +24,7 @@ export function onGlobalKey(e: KeyboardEvent): void {
     ui.setPalette(!ui.paletteOpen);
     return;
   }
-  if (ui.paletteOpen || e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) {
+  if (ui.paletteOpen || useStart.getState().open || e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) {
     if (e.key === 'Escape' && typing(e.target)) (e.target as HTMLElement).blur();
     return;
   }
@@ -33,6 +34,9 @@ export function onGlobalKey(e: KeyboardEvent): void {
     focusSelectedRow();
   };
   switch (e.key) {
+    case 'N':
+      useStart.getState().show(ui.selectedKey);
+      break;
     case 'n':
       go(nextNeedingAttention());
       break;

@@ -11,10 +11,13 @@ interface FleetState {
    * creation time); badge updates (versions, run status, notices) leave it alone. */
   shape: number;
   filter: string;
+  /** Archived sessions are hidden from the fleet tree unless this is on. */
+  showArchived: boolean;
   demoStarting: boolean;
   load(): Promise<void>;
   refreshSession(key: string): Promise<void>;
   setFilter(filter: string): void;
+  setShowArchived(show: boolean): void;
   startDemo(): Promise<DemoFleet>;
   applyEvents(events: GatewayEvent[]): void;
   reset(): void;
@@ -37,6 +40,7 @@ const initial = {
   sessions: {} as Record<string, SessionView>,
   shape: 0,
   filter: '',
+  showArchived: false,
   demoStarting: false,
 };
 
@@ -65,6 +69,7 @@ export const useFleet = create<FleetState>()((set, get) => ({
     }
   },
   setFilter: (filter) => set({ filter }),
+  setShowArchived: (showArchived) => set({ showArchived }),
   async startDemo() {
     set({ demoStarting: true });
     try {
@@ -131,6 +136,7 @@ function sameShape(a: SessionView | undefined, b: SessionView): boolean {
     a.parentKey === b.parentKey &&
     a.kind === b.kind &&
     a.label === b.label &&
+    a.archived === b.archived &&
     a.createdAt === b.createdAt
   );
 }

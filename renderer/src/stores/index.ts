@@ -7,9 +7,11 @@ import { useMcp } from './mcp';
 import { usePermissions } from './permissions';
 import { usePreferences } from './preferences';
 import { useProfiles } from './profiles';
+import { useRegistry } from './registry';
 import { useSearch } from './search';
 import { useTranscript } from './transcript';
 import { useSettings } from './settings';
+import { useStart } from './start';
 import { useTimeline } from './timeline';
 import { useUi } from './ui';
 import { useWatchers } from './watchers';
@@ -24,9 +26,11 @@ export {
   usePermissions,
   usePreferences,
   useProfiles,
+  useRegistry,
   useSearch,
   useTranscript,
   useSettings,
+  useStart,
   useTimeline,
   useUi,
   useWatchers,
@@ -44,9 +48,11 @@ export function resetStores(): void {
     usePermissions,
     usePreferences,
     useProfiles,
+    useRegistry,
     useSearch,
     useTranscript,
     useSettings,
+    useStart,
     useTimeline,
     useUi,
     useWatchers,

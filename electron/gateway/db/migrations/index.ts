@@ -10,7 +10,10 @@ import { migration007 } from './007-pending-index';
 import { migration008 } from './008-trust';
 import { migration009 } from './009-foreign-keys';
 import { migration010 } from './010-mcp';
-import { migration011 } from './011-ownership';
+import { migration011 } from './011-session-folder';
+import { migration012 } from './012-acp-installs';
+import { migration013 } from './013-transcript-sources';
+import { migration014 } from './014-ownership';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,
@@ -24,4 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration009,
   migration010,
   migration011,
+  migration012,
+  migration013,
+  migration014,
 ];

@@ -112,10 +112,12 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
         child.handshake(),
         child.failed.then((reason) => Promise.reject(new Error(reason))),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new Error(`no answer to initialize/session/new within ${budget} ms`)),
-            budget,
-          );
+          timer = setTimeout(() => {
+            // A hung agent often said why on stderr (e.g. refusing to run as root): say it too.
+            const last = child.stderr.lastLine();
+            const said = last ? ` (stderr: ${last})` : '';
+            reject(new Error(`no answer to initialize/session/new within ${budget} ms${said}`));
+          }, budget);
         }),
       ]);
     } catch (err) {

@@ -23,6 +23,7 @@ import type { Permissions } from '../permissions';
 import type { RunStore } from '../runs';
 import { AcpChild } from './child';
 import { AcpCommandNotFoundError, resolveCommand } from './command';
+import { DiffCollector } from './diffs';
 import { closeAllAcpChildren } from './live-children';
 import type { StoredAcpProfile } from './profile-store';
 import type { AcpProfiles } from './profiles';
@@ -41,7 +42,12 @@ function terminalText(root: string, c: CommandLine, end?: TerminalExitStatus | '
 
 /** Sightline's MCP server for a child's agent: issued when the agent starts, released when it ends. */
 export interface AcpMcpHooks {
-  servers(sessionKey: string, caps: { http: boolean }): Promise<McpServer[]>;
+  /** `defer`: the session does not exist yet; its credential is saved by the function handed over. */
+  servers(
+    sessionKey: string,
+    caps: { http: boolean },
+    defer?: (save: () => void) => void,
+  ): Promise<McpServer[]>;
   release(sessionKey: string): void;
 }
 
@@ -55,6 +61,9 @@ interface Live {
   buffer: string;
   /** A cancel that arrived while the agent was still starting. */
   cancelRequested: boolean;
+  diffs: DiffCollector;
+  /** While an agent is launched before its session exists: what is saved when the session is made. */
+  pending?: (() => void)[];
 }
 
 export interface AcpSessionsDeps {
@@ -75,6 +84,17 @@ export interface AcpSessionsDeps {
 }
 
 export type AcpSessions = ReturnType<typeof createAcpSessions>;
+
+const newLive = (profile: StoredAcpProfile, cwd: string, mcp?: AcpMcpHooks): Live => ({
+  profile,
+  ...(mcp ? { mcp } : {}),
+  cwd,
+  chain: Promise.resolve(),
+  inFlight: 0,
+  buffer: '',
+  cancelRequested: false,
+  diffs: new DiffCollector(cwd),
+});
 
 export function createAcpSessions(deps: AcpSessionsDeps) {
   const { transcripts, runs, emit } = deps;
@@ -116,13 +136,17 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
         actorId: key,
         text: `Plan:\n${u.entries.map((e) => `- [${e.status}] ${e.content}`).join('\n')}`,
       });
-    } else if (u.kind === 'tool_call' || u.status === 'completed' || u.status === 'failed') {
+    } else {
+      l.diffs.add(u.toolCallId, u.diffs);
+      if (u.kind !== 'tool_call' && u.status !== 'completed' && u.status !== 'failed') return;
+      const diffs = l.diffs.take(u.toolCallId);
       append(key, l, {
         role: 'tool',
         actorType: 'agent',
         toolName: 'acp',
         toolCallId: u.toolCallId,
         text: `${u.title} — ${u.status}`,
+        ...(diffs ? { diffs } : {}),
       });
     }
   };
@@ -139,7 +163,14 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
     l.child = await AcpChild.start({
       profile: l.profile,
       cwd: l.cwd,
-      ...(mcp ? { mcpServers: (caps: { http: boolean }) => mcp.servers(key, caps) } : {}),
+      ...(mcp
+        ? {
+            mcpServers: (caps: { http: boolean }) => {
+              const pending = l.pending;
+              return mcp.servers(key, caps, pending ? (save) => pending.push(save) : undefined);
+            },
+          }
+        : {}),
       logger: { warn: (m, f) => deps.logger.warn(`acp: ${m}`, { sessionKey: key, ...(f as object) }) },
       onUpdate: (u) => onUpdate(key, l, u),
       beforeSpawn: (command) => deps.profiles.confirmStart(l.profile, command, key),
@@ -191,7 +222,7 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
     if (!spawn) emit({ type: 'run:changed', run: { ...run } });
     l.inFlight++;
     l.chain = l.chain.then(async () => {
-      if (!current(key, l)) return;
+      if (!current(key, l)) return spawn?.onStarted?.();
       run.status = 'running';
       run.startedAt = deps.now();
       runs.save(run);
@@ -207,10 +238,13 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
         if (note) append(key, l, { role: 'system', actorType: 'system', text: note });
         const blocks = [...(note ? [note] : []), ...(text !== undefined ? [text] : [])];
         const prompt = child.prompt(blocks, spawn?.timeoutMs ? { timeoutMs: spawn.timeoutMs } : {});
+        spawn?.onStarted?.();
         if (l.cancelRequested) child.cancel();
         result = await prompt;
       } catch (err) {
         result = { outcome: 'error', reason: err instanceof Error ? err.message : String(err) };
+      } finally {
+        spawn?.onStarted?.();
       }
       l.cancelRequested = false;
       // Closed, or the session was deleted (forgotten): nothing more is written for it.
@@ -264,20 +298,56 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       return profile;
     },
 
-    /** Starts the agent of a child the spawn service just committed, with its first prompt. */
-    start(key: string, profile: StoredAcpProfile, task: string, spawn: SpawnInfo, mcp?: AcpMcpHooks): void {
+    /** The working folder of a child that was given none: the profile's, else its own under workRoot. */
+    folderFor(key: string, profile: StoredAcpProfile): string {
       const id = parseSessionKey(key).rest.slice('acp:'.length);
-      const cwd = profile.cwd && path.isAbsolute(profile.cwd) ? profile.cwd : path.join(deps.workRoot, id);
-      live.set(key, {
-        profile,
-        ...(mcp ? { mcp } : {}),
-        cwd,
-        chain: Promise.resolve(),
-        inFlight: 0,
-        buffer: '',
-        cancelRequested: false,
-      });
+      return profile.cwd && path.isAbsolute(profile.cwd) ? profile.cwd : path.join(deps.workRoot, id);
+    },
+
+    /**
+     * Starts the agent of a child the spawn service just committed, with its first prompt. The
+     * process starts with that prompt: a failure to start ends the run as failed.
+     */
+    start(
+      key: string,
+      profile: StoredAcpProfile,
+      task: string,
+      spawn: SpawnInfo,
+      cwd: string,
+      mcp?: AcpMcpHooks,
+    ): void {
+      live.set(key, newLive(profile, cwd, mcp));
       runPrompt(key, task, spawn);
+    },
+
+    /**
+     * Starts the agent (consent, process, initialize, session/new) before its session exists, so
+     * a failure leaves nothing behind: it rejects with the cause. `attach` (inside the transaction
+     * that makes the session) saves what references it (the agent's MCP credential); `begin` then
+     * sends the first prompt; `abandon` stops the agent when the session could not be made.
+     */
+    async launch(key: string, profile: StoredAcpProfile, cwd: string, mcp?: AcpMcpHooks) {
+      const l = newLive(profile, cwd, mcp);
+      l.pending = [];
+      try {
+        await ensureChild(key, l);
+      } catch (err) {
+        void l.child?.close();
+        throw err;
+      }
+      return {
+        attach(): void {
+          for (const save of l.pending ?? []) save();
+          delete l.pending;
+        },
+        begin(task: string, spawn: SpawnInfo): void {
+          live.set(key, l);
+          runPrompt(key, task, spawn);
+        },
+        abandon(): void {
+          void l.child?.close();
+        },
+      };
     },
 
     /** A message into an ACP child: sent as a prompt (queued while one runs). */
@@ -319,6 +389,18 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       if (l.child) l.child.cancel();
       else l.cancelRequested = true;
       return true;
+    },
+
+    /**
+     * A reset session: its agent's conversation goes with the transcript. The running agent is
+     * stopped (its late updates write nothing) and the next prompt starts a fresh one.
+     */
+    reset(key: string): void {
+      const l = live.get(key);
+      if (!l) return;
+      live.set(key, newLive(l.profile, l.cwd, l.mcp));
+      deps.permissions.withdrawSession(key);
+      dropChild(key, l);
     },
 
     forget(key: string): void {

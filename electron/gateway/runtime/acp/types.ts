@@ -16,10 +16,18 @@ export interface AcpPlanEntry {
  * updates always carry a title and status: the protocol lets an update omit them, so the client
  * fills them in from the last known state of that tool call.
  */
+/** A file an agent changed, as it reported it in a tool call (`diff` content): absolute path. */
+export interface AcpDiff {
+  path: string;
+  /** Absent or null: a new file. */
+  oldText: string | null;
+  newText: string;
+}
+
 export type AcpUpdate =
   | { kind: 'message'; text: string }
-  | { kind: 'tool_call'; toolCallId: string; title: string; status: AcpToolStatus }
-  | { kind: 'tool_call_update'; toolCallId: string; title: string; status: AcpToolStatus }
+  | { kind: 'tool_call'; toolCallId: string; title: string; status: AcpToolStatus; diffs?: AcpDiff[] }
+  | { kind: 'tool_call_update'; toolCallId: string; title: string; status: AcpToolStatus; diffs?: AcpDiff[] }
   | { kind: 'plan'; entries: AcpPlanEntry[] };
 
 export type AcpPermissionOptionKind = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';

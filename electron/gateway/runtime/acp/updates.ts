@@ -1,5 +1,5 @@
-import type { RequestPermissionRequest, SessionUpdate } from '@agentclientprotocol/sdk';
-import type { AcpPermissionRequest, AcpToolStatus, AcpUpdate } from './types';
+import type { RequestPermissionRequest, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
+import type { AcpDiff, AcpPermissionRequest, AcpToolStatus, AcpUpdate } from './types';
 
 /**
  * Turns protocol session updates into Sightline's smaller AcpUpdate. Keeps the last title and
@@ -15,7 +15,7 @@ export class UpdateMapper {
       case 'tool_call': {
         const state = { title: update.title, status: update.status ?? 'pending' };
         this.tools.set(update.toolCallId, state);
-        return { kind: 'tool_call', toolCallId: update.toolCallId, ...state };
+        return { kind: 'tool_call', toolCallId: update.toolCallId, ...state, ...diffsOf(update.content) };
       }
       case 'tool_call_update': {
         const prev = this.tools.get(update.toolCallId);
@@ -24,7 +24,12 @@ export class UpdateMapper {
           status: update.status ?? prev?.status ?? 'pending',
         };
         this.tools.set(update.toolCallId, state);
-        return { kind: 'tool_call_update', toolCallId: update.toolCallId, ...state };
+        return {
+          kind: 'tool_call_update',
+          toolCallId: update.toolCallId,
+          ...state,
+          ...diffsOf(update.content),
+        };
       }
       case 'plan':
         return {
@@ -49,6 +54,20 @@ export class UpdateMapper {
   toolTitle(toolCallId: string): string | undefined {
     return this.tools.get(toolCallId)?.title;
   }
+}
+
+/** The `diff` items of a tool call's content (what an edit changed), if it has any. */
+function diffsOf(content: ToolCallContent[] | null | undefined): { diffs?: AcpDiff[] } {
+  const diffs: AcpDiff[] = [];
+  for (const c of content ?? []) {
+    if (c.type !== 'diff' || typeof c.path !== 'string' || typeof c.newText !== 'string') continue;
+    diffs.push({
+      path: c.path,
+      oldText: typeof c.oldText === 'string' ? c.oldText : null,
+      newText: c.newText,
+    });
+  }
+  return diffs.length ? { diffs } : {};
 }
 
 let permissionCounter = 0;

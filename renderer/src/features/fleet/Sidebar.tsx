@@ -60,6 +60,7 @@ const SessionRow = memo(function SessionRow({
       <span className="row-main">
         <span className="row-title">{sessionTitle(s)}</span>
         <span className={`kind kind-${s.kind}`}>{KIND_LABEL[s.kind]}</span>
+        {s.archived && <span className="kind">archived</span>}
       </span>
       <span className="row-badges">
         <RunBadge status={s.runStatus} />
@@ -70,6 +71,25 @@ const SessionRow = memo(function SessionRow({
     </button>
   );
 });
+
+/** Archived sessions are out of the tree; this brings them back (and says how many there are). */
+function ArchivedToggle() {
+  const count = useFleet((s) => Object.values(s.sessions).filter((v) => v.archived).length);
+  const show = useFleet((s) => s.showArchived);
+  const setShow = useFleet((s) => s.setShowArchived);
+  if (count === 0 && !show) return null;
+  return (
+    <button
+      type="button"
+      className="link archived-toggle"
+      data-testid="toggle-archived"
+      aria-pressed={show}
+      onClick={() => setShow(!show)}
+    >
+      {show ? 'Hide archived sessions' : `Show archived sessions (${count})`}
+    </button>
+  );
+}
 
 export function Sidebar() {
   const groups = useFleetTree();
@@ -165,6 +185,7 @@ export function Sidebar() {
           }
         }}
       />
+      <ArchivedToggle />
       <div
         className="tree"
         ref={listRef}

@@ -22,8 +22,17 @@ const KIND_ORDER: Record<SessionView['kind'], number> = {
   bare: 4,
 };
 
-/** Agents → sessions: main first, children under their parent, then adopted and the rest. */
-export function buildTree(agents: AgentView[], sessions: SessionView[], filter: string): AgentGroup[] {
+/**
+ * Agents → sessions: main first, children under their parent, then adopted and the rest.
+ * Archived sessions are left out unless `showArchived`.
+ */
+export function buildTree(
+  agents: AgentView[],
+  all: SessionView[],
+  filter: string,
+  showArchived = false,
+): AgentGroup[] {
+  const sessions = showArchived ? all : all.filter((s) => !s.archived);
   const q = filter.trim().toLowerCase();
   const match = (s: SessionView) =>
     !q || s.key.toLowerCase().includes(q) || sessionTitle(s).toLowerCase().includes(q) || s.kind.includes(q);

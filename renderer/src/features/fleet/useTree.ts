@@ -11,10 +11,11 @@ export function useFleetTree(filter?: string): AgentGroup[] {
   const agents = useFleet((s) => s.agents);
   const shape = useFleet((s) => s.shape);
   const storeFilter = useFleet((s) => s.filter);
+  const showArchived = useFleet((s) => s.showArchived);
   const f = filter ?? storeFilter;
   return useMemo(
-    () => buildTree(agents, Object.values(useFleet.getState().sessions), f),
+    () => buildTree(agents, Object.values(useFleet.getState().sessions), f, showArchived),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `shape` stands for the sessions' shape
-    [agents, shape, f],
+    [agents, shape, f, showArchived],
   );
 }

@@ -1,5 +1,6 @@
 import { flatKeys, buildTree } from '../fleet/tree';
 import { needsAttention, useFleet } from '../../stores/fleet';
+import { useStart } from '../../stores/start';
 import { useUi } from '../../stores/ui';
 import { sessionTitle } from '../../lib/format';
 import { call, errorMessage } from '../../lib/api';
@@ -65,6 +66,12 @@ export function buildCommands(): Command[] {
   const ui = useUi.getState();
   const { sessions } = useFleet.getState();
   const cmds: Command[] = [
+    {
+      id: 'new-session',
+      label: 'New session…',
+      hint: '⇧N',
+      run: () => useStart.getState().show(ui.selectedKey),
+    },
     { id: 'inbox', label: 'Go to Inbox', hint: 'i', run: () => ui.setView('inbox') },
     { id: 'search', label: 'Search sessions and transcripts', hint: 'f', run: () => ui.setView('search') },
     { id: 'catalog', label: 'Go to Catalog', hint: 'c', run: () => ui.setView('catalog') },

@@ -8,6 +8,8 @@ import { AlertBadge, Kbd, NoticeBadge, RunBadge, VersionBadge } from '../../comp
 import { errorMessage } from '../../lib/api';
 import { sessionTitle, tokens } from '../../lib/format';
 import { Transcript } from './Transcript';
+import { SessionActions } from './SessionActions';
+import { FilesChanged } from './FilesChanged';
 import { Composer } from './Composer';
 import { GoalEditor } from './GoalEditor';
 import { Timeline } from '../timeline/Timeline';
@@ -45,11 +47,17 @@ export function SessionPane({ sessionKey }: { sessionKey: string }) {
           <div className="muted small mono" data-testid="session-key">
             {s.key}
           </div>
+          {s.cwd && (
+            <div className="muted small mono" data-testid="session-cwd" title="Working folder">
+              {s.cwd}
+            </div>
+          )}
         </div>
         <div className="session-meta">
           <RunBadge status={s.runStatus} />
           <VersionBadge version={s.stateVersion} />
           <NoticeBadge count={s.pendingNotices} />
+          <FilesChanged sessionKey={s.key} />
           {s.alert && <AlertBadge summary={s.alert.summary} />}
           <span
             className="badge tokens"
@@ -69,6 +77,7 @@ export function SessionPane({ sessionKey }: { sessionKey: string }) {
           </button>
         </div>
       </header>
+      <SessionActions s={s} />
       <GoalEditor key={`${s.key}:${s.goal?.updatedAt ?? 0}`} sessionKey={s.key} goal={s.goal} />
       <PermissionBanner sessionKey={s.key} />
       <div className="tabs" role="tablist" aria-label="Session views">

@@ -4,8 +4,17 @@ import type { TranscriptMessage } from '../../../../shared/ipc';
 import { useTranscript } from '../../stores/transcript';
 import { useUi } from '../../stores/ui';
 import { time } from '../../lib/format';
+import { DiffView } from './DiffView';
 import { SessionName } from '../../components/SessionName';
 import { parseStructured, StructuredValue } from '../../components/Fields';
+
+/** The catalog's tools by id, for messages read from their transcripts. */
+const UPSTREAM_TOOL: Record<string, string> = {
+  claude: 'Claude Code',
+  codex: 'Codex CLI',
+  opencode: 'OpenCode',
+  pi: 'Pi',
+};
 
 /** Who wrote a message; session keys are shown by their label (the full key on hover). */
 function Attribution({ m }: { m: TranscriptMessage }) {
@@ -55,12 +64,22 @@ function Message({ m, focused }: { m: TranscriptMessage; focused: boolean }) {
       data-actor={cls}
       data-role={m.role}
       data-message-id={m.id}
+      data-upstream={m.upstream}
       data-focused={focused ? 'true' : undefined}
     >
       <header>
         <span className="who">
           <Attribution m={m} />
         </span>
+        {m.upstream && (
+          <span
+            className="badge upstream"
+            data-testid="from-upstream"
+            title="Read from the tool's own transcript by the upstream monitor"
+          >
+            from {UPSTREAM_TOOL[m.upstream] ?? m.upstream}
+          </span>
+        )}
         <time className="muted small">{time(m.createdAt)}</time>
       </header>
       <Body m={m} />
@@ -73,6 +92,9 @@ function Message({ m, focused }: { m: TranscriptMessage; focused: boolean }) {
             <code>{JSON.stringify(c.arguments)}</code>
           )}
         </div>
+      ))}
+      {m.diffs?.map((d) => (
+        <DiffView key={d.path} diff={d} />
       ))}
     </article>
   );

@@ -3,12 +3,14 @@
 // under the form. Saving a new or changed command line asks the person to confirm it (a native
 // dialog in Electron, the consent prompt in browser mode). Environment values are secrets: the page
 // only ever sees them masked, and a masked line left as it was keeps the stored value.
+// Over 300 lines on purpose: the list and its form share the editing state (masked values kept).
 import { useEffect, useState } from 'react';
 import type { AcpProfileView, ArgsOf } from '../../../../shared/ipc';
 import { SECRET_MASK } from '../../../../shared/secrets';
 import { useProfiles } from '../../stores/profiles';
 import { errorMessage } from '../../lib/api';
 import { ConfirmAction } from '../../components/ConfirmAction';
+import { InstallNote } from './InstallNote';
 
 /** `Fixture agent` → `fixture-agent`: a default id for a new profile. */
 export function slug(name: string): string {
@@ -230,6 +232,7 @@ function ProfileCard({ profile, onEdit }: { profile: AcpProfileView; onEdit(): v
         {envNames.length ? `env: ${envNames.join(', ')}` : 'no extra environment'} ·{' '}
         {profile.cwd ? <span className="mono">{profile.cwd}</span> : 'own directory per child'}
       </div>
+      <InstallNote profileId={profile.id} />
       <div className="muted small" data-testid="acp-profile-card-flags">
         {profile.allowAgents ? 'agents may start it' : 'only you can start it'}
         {profile.askTerminal ? ' · asks before every terminal command' : ''}

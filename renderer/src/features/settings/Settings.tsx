@@ -4,6 +4,7 @@ import { useSettings } from '../../stores/settings';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
 import { AcpProfiles } from './AcpProfiles';
+import { AcpRegistry } from './AcpRegistry';
 import { McpCredentials } from './McpCredentials';
 import { Retention } from './Retention';
 import { SecretStorage } from './SecretStorage';
@@ -151,6 +152,7 @@ export function Settings() {
         <AgentForm key={`${a.id}:${a.hasApiKey}`} agent={a} />
       ))}
       <AcpProfiles />
+      <AcpRegistry />
       <McpCredentials />
       <Appearance />
       <Retention />

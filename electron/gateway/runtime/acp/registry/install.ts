@@ -1,0 +1,279 @@
+// Installing an agent from the ACP registry as an ACP profile. `plan` says exactly what will
+// happen (the command line, and for a binary what is downloaded from where into which folder)
+// before anything does; `install` then downloads and unpacks a binary into the data folder
+// (checked: HTTPS, size, archive structure, no escaping paths, the entry's cmd present and
+// executable; its SHA-256 recorded), starts the agent once to see that it answers `initialize` and
+// `session/new`, and only then saves the profile. Any failure removes what it made: no half-made
+// profile, no half-unpacked folder.
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type {
+  AcpInstallInfo,
+  RegistryAgentView,
+  RegistryDistribution,
+  RegistryInstallPlan,
+  RegistryListingView,
+} from '../../../../../shared/ipc/types';
+import type { Db } from '../../../db/open';
+import { GatewayError, notFound } from '../../../errors';
+import type { AcpProfile, Logger } from '../../../types';
+import { AcpChild, AcpStartError } from '../child';
+import { AcpCommandNotFoundError, resolveCommand } from '../command';
+import { ArchiveError, type ExtractLimits } from './archive';
+import { fetchBinary } from './binary';
+import { DownloadError } from './download';
+import { currentPlatform, distributionsOf, type RegistryEntry } from './format';
+import { createIndexSource, type Listing } from './index-source';
+import { createInstallStore } from './install-store';
+
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 512 * 1024 * 1024;
+/** npx and uvx fetch the package on first start: give them time. */
+const PROBE_TIMEOUT_MS = { binary: 30_000, npx: 180_000, uvx: 180_000 };
+
+export interface RegistryDeps {
+  db: Db;
+  dataDir: string;
+  now: () => number;
+  logger: Logger;
+  url?: string;
+  /** Tests only: plain http for loopback hosts. */
+  allowLoopbackHttp?: boolean;
+  maxDownloadBytes?: number;
+  extractLimits?: ExtractLimits;
+  profiles: {
+    list(): AcpProfile[];
+    get(id: string): AcpProfile | undefined;
+    save(p: AcpProfile): AcpProfile;
+  };
+}
+
+export interface InstallOptions {
+  distribution?: RegistryDistribution;
+  /** Asked with the plan before anything is downloaded or run (the person's consent). */
+  confirm?: (plan: RegistryInstallPlan) => Promise<void>;
+}
+
+const TOOL_HELP = {
+  npx: 'npx comes with Node.js (https://nodejs.org)',
+  uvx: 'uvx comes with uv (https://docs.astral.sh/uv/)',
+};
+
+export function createAcpRegistry(deps: RegistryDeps) {
+  const index = createIndexSource({
+    dataDir: deps.dataDir,
+    now: deps.now,
+    logger: deps.logger,
+    ...(deps.url ? { url: deps.url } : {}),
+    ...(deps.allowLoopbackHttp ? { allowLoopbackHttp: true } : {}),
+  });
+  const installs = createInstallStore(deps.db);
+  const agentsDir = path.join(deps.dataDir, 'acp-agents');
+  const maxBytes = deps.maxDownloadBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
+  const platform = currentPlatform();
+
+  const find = async (agentId: string): Promise<RegistryEntry> => {
+    const entry = (await index.listing()).entries.find((e) => e.id === agentId);
+    if (!entry) throw notFound(`Unknown registry agent: ${agentId}`);
+    return entry;
+  };
+
+  /** The registry id as profile id, unless a hand-written profile has it already. */
+  const profileIdFor = (entry: RegistryEntry): string => {
+    const mine = installs.list().find((i) => i.registryId === entry.id);
+    if (mine) return mine.profileId;
+    if (!deps.profiles.get(entry.id)) return entry.id;
+    for (let n = 2; ; n++) if (!deps.profiles.get(`${entry.id}-${n}`)) return `${entry.id}-${n}`;
+  };
+
+  function plan(entry: RegistryEntry, wanted?: RegistryDistribution): RegistryInstallPlan {
+    const offered = distributionsOf(entry, platform);
+    const distribution = wanted ?? offered[0];
+    const base = {
+      agentId: entry.id,
+      name: entry.name,
+      version: entry.version,
+      profileId: profileIdFor(entry),
+    };
+    if (!distribution || !offered.includes(distribution)) {
+      const what = wanted ? `a ${wanted} distribution` : 'a distribution';
+      throw new GatewayError(
+        'unavailable',
+        `${entry.name} has no ${what.slice(2)} for ${platform ?? process.platform}`,
+      );
+    }
+    if (distribution === 'binary') {
+      const target = entry.binary![platform!]!;
+      const folder = path.join(agentsDir, entry.id, entry.version);
+      return {
+        ...base,
+        distribution,
+        command: path.join(folder, target.cmd),
+        args: target.args,
+        env: target.env,
+        download: { url: target.archive, platform: platform!, folder, maxBytes },
+      };
+    }
+    const pkg = entry[distribution]!;
+    const args = distribution === 'npx' ? ['--yes', pkg.package, ...pkg.args] : [pkg.package, ...pkg.args];
+    let problem: string | undefined;
+    try {
+      resolveCommand({ id: '', name: '', command: distribution, args: [], env: {} });
+    } catch (err) {
+      if (!(err instanceof AcpCommandNotFoundError)) throw err;
+      problem = `${distribution} is not installed or not on PATH (${TOOL_HELP[distribution]}); it is needed to run ${entry.name}`;
+    }
+    return {
+      ...base,
+      distribution,
+      command: distribution,
+      args,
+      env: pkg.env,
+      ...(problem ? { problem } : {}),
+    };
+  }
+
+  /** Starts the agent once in a scratch folder: it must answer initialize and session/new. */
+  async function probe(profile: AcpProfile, distribution: RegistryDistribution): Promise<void> {
+    const scratch = path.join(deps.dataDir, 'acp-work', `.probe-${randomUUID().slice(0, 8)}`);
+    fs.mkdirSync(scratch, { recursive: true });
+    try {
+      const child = await AcpChild.start({
+        profile,
+        cwd: scratch,
+        startTimeoutMs: PROBE_TIMEOUT_MS[distribution],
+        logger: { warn: (m) => deps.logger.warn(`acp registry probe: ${m}`, { profile: profile.id }) },
+        onUpdate: () => undefined,
+        onPermission: () => Promise.resolve({ outcome: 'cancelled' }),
+      });
+      await child.close();
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  }
+
+  return {
+    index,
+
+    /** Contract: the registry's agents (live index when reachable, else cached, else bundled). */
+    async list() {
+      const listing = await index.listing();
+      return Promise.all(listing.entries.map((e) => agentOf(e, listing)));
+    },
+
+    /** What Settings shows: the agents with their install state, and where the list came from. */
+    async listing(opts: { refresh?: boolean } = {}): Promise<RegistryListingView> {
+      const listing = await index.listing(opts);
+      const byRegistryId = new Map(installs.list().map((i) => [i.registryId, i]));
+      const agents = await Promise.all(
+        listing.entries.map(async (e): Promise<RegistryAgentView> => {
+          const installed = byRegistryId.get(e.id);
+          return {
+            ...(await agentOf(e, listing)),
+            ...(e.repository ? { repository: e.repository } : {}),
+            ...(e.license ? { license: e.license } : {}),
+            ...(e.authors ? { authors: e.authors } : {}),
+            ...(installed && deps.profiles.get(installed.profileId)
+              ? { installedProfileId: installed.profileId, installedVersion: installed.version }
+              : {}),
+          };
+        }),
+      );
+      return {
+        agents,
+        source: listing.source,
+        url: listing.url,
+        ...(listing.fetchedAt !== undefined ? { fetchedAt: listing.fetchedAt } : {}),
+        ...(listing.error ? { error: listing.error } : {}),
+      };
+    },
+
+    async plan(agentId: string, distribution?: RegistryDistribution): Promise<RegistryInstallPlan> {
+      return plan(await find(agentId), distribution);
+    },
+
+    /** Contract: installs the agent and returns its profile (see the file comment). */
+    async install(agentId: string, opts: InstallOptions = {}): Promise<AcpProfile> {
+      const entry = await find(agentId);
+      const p = plan(entry, opts.distribution);
+      if (p.problem) throw new GatewayError('unavailable', p.problem);
+      await opts.confirm?.(p);
+      const previous = installs.get(p.profileId);
+      let fetched: { sha256: string; size: number; source: string } | undefined;
+      try {
+        if (p.distribution === 'binary')
+          fetched = await fetchBinary(p.download!, entry.binary![platform!]!.cmd, {
+            ...(deps.allowLoopbackHttp ? { allowLoopbackHttp: true } : {}),
+            ...(deps.extractLimits ? { extractLimits: deps.extractLimits } : {}),
+          });
+        const profile: AcpProfile = {
+          id: p.profileId,
+          name: entry.name,
+          command: p.command,
+          args: p.args,
+          env: p.env,
+        };
+        await probe(profile, p.distribution);
+        const saved = deps.profiles.save(profile);
+        installs.put({
+          profileId: saved.id,
+          registryId: entry.id,
+          version: entry.version,
+          distribution: p.distribution,
+          source: fetched?.source ?? entry[p.distribution as 'npx' | 'uvx']!.package,
+          ...(fetched ? { sha256: fetched.sha256, size: fetched.size, installDir: p.download!.folder } : {}),
+          installedAt: deps.now(),
+        });
+        // An update replaces the previous version's folder.
+        if (previous?.installDir && previous.installDir !== p.download?.folder)
+          fs.rmSync(previous.installDir, { recursive: true, force: true });
+        return saved;
+      } catch (err) {
+        if (fetched && previous?.installDir !== p.download?.folder)
+          fs.rmSync(p.download!.folder, { recursive: true, force: true });
+        throw installError(entry, err);
+      }
+    },
+
+    installs: {
+      list: (): AcpInstallInfo[] => installs.list(),
+      get: (profileId: string) => installs.get(profileId),
+    },
+
+    /** The profile is gone: its record goes, and the folder of a downloaded binary with it. */
+    forget(profileId: string): void {
+      const record = installs.get(profileId);
+      if (!record) return;
+      installs.remove(profileId);
+      if (record.installDir && record.installDir.startsWith(agentsDir + path.sep))
+        fs.rmSync(record.installDir, { recursive: true, force: true });
+    },
+  };
+
+  async function agentOf(e: RegistryEntry, listing: Listing) {
+    const icon = await index.icon(e, listing);
+    return {
+      id: e.id,
+      name: e.name,
+      version: e.version,
+      description: e.description,
+      ...(icon ? { icon } : {}),
+      distributions: distributionsOf(e, platform),
+    };
+  }
+}
+
+function installError(entry: RegistryEntry, err: unknown): Error {
+  if (err instanceof GatewayError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof DownloadError || err instanceof ArchiveError)
+    return new GatewayError('unavailable', `${entry.name} was not installed: ${message}`);
+  if (err instanceof AcpStartError)
+    return new GatewayError(
+      'unavailable',
+      `${entry.name} was not installed: it could not start: ${err.reason}`,
+    );
+  return new GatewayError('unavailable', `${entry.name} was not installed: ${message}`);
+}
+
+export type AcpRegistry = ReturnType<typeof createAcpRegistry>;

@@ -1,0 +1,70 @@
+// `sessions.start` (contract): a person starts a session from the app. It checks what the person
+// chose (the agent or ACP profile, the working folder, the parent) and hands the rest to the one
+// spawn path with the person as the one who spawns.
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { parseSessionKey } from '../../../shared/session-keys';
+import { invalidArgument, notFound } from '../errors';
+import type { SessionStore } from '../sessions/store';
+import type { SessionInfo, StartInput } from '../types';
+import type { AgentStore } from './agents';
+import { LOCAL_USER, MESSAGE_MAX_CHARS } from './human';
+import type { Spawner } from './spawn';
+
+export interface StarterDeps {
+  spawner: Spawner;
+  store: SessionStore;
+  agents: AgentStore;
+}
+
+/** The folder must be an absolute path to an existing directory; returns it normalised. */
+export function checkFolder(cwd: string): string {
+  if (typeof cwd !== 'string' || cwd.trim() === '') throw invalidArgument('cwd must be a folder path');
+  if (!path.isAbsolute(cwd)) throw invalidArgument(`cwd must be an absolute path: ${cwd}`);
+  const st = statSync(cwd, { throwIfNoEntry: false });
+  if (!st) throw invalidArgument(`cwd does not exist: ${cwd}`);
+  if (!st.isDirectory()) throw invalidArgument(`cwd is not a folder: ${cwd}`);
+  return path.resolve(cwd);
+}
+
+export function createStarter(deps: StarterDeps) {
+  return async function start(input: StartInput): Promise<SessionInfo> {
+    if (!input || typeof input !== 'object') throw invalidArgument('start input must be an object');
+    const { agentId, acpProfileId, message, label, parentKey } = input;
+    if ((agentId === undefined) === (acpProfileId === undefined))
+      throw invalidArgument('choose exactly one of agentId and acpProfileId');
+    if (typeof message !== 'string' || message.trim() === '')
+      throw invalidArgument('message must be a non-empty string');
+    if (message.length > MESSAGE_MAX_CHARS)
+      throw invalidArgument(`message must be at most ${MESSAGE_MAX_CHARS} characters`);
+    if (label !== undefined && typeof label !== 'string') throw invalidArgument('label must be a string');
+    const cwd = input.cwd === undefined ? undefined : checkFolder(input.cwd);
+    let parent: SessionInfo | undefined;
+    if (parentKey !== undefined) {
+      parent = typeof parentKey === 'string' ? deps.store.get(parentKey) : undefined;
+      if (!parent) throw notFound(`Unknown sessionKey: ${String(parentKey)}`);
+    }
+    // A model agent's session is its sub-agent; an ACP session belongs to the parent's agent, or `main`.
+    let owner: string;
+    if (agentId !== undefined) {
+      const agent = typeof agentId === 'string' ? deps.agents.get(agentId.toLowerCase()) : undefined;
+      if (!agent) throw notFound(`Unknown agent: ${String(agentId)}`);
+      owner = agent.id;
+    } else {
+      if (typeof acpProfileId !== 'string' || acpProfileId === '')
+        throw invalidArgument('acpProfileId must be a profile id');
+      owner = parent ? (parseSessionKey(parent.key).agentId ?? parent.agentId) : 'main';
+    }
+    const { session } = await deps.spawner.start({
+      runtime: acpProfileId !== undefined ? 'acp' : 'native',
+      agentId: owner,
+      message,
+      from: LOCAL_USER,
+      ...(parent ? { parentKey: parent.key } : {}),
+      ...(label !== undefined && label.trim() !== '' ? { label } : {}),
+      ...(acpProfileId !== undefined ? { profile: acpProfileId } : {}),
+      ...(cwd ? { cwd } : {}),
+    });
+    return session;
+  };
+}

@@ -1,0 +1,142 @@
+// A session's lifecycle: archive (hidden from the fleet tree, nothing deleted), reset and delete.
+// Reset and delete ask first and say exactly what goes, counted by the gateway (sessions:impact);
+// each then goes through the gateway's own rules (reset drops the cursors the session holds;
+// delete cleans both sides).
+import { useState } from 'react';
+import type { SessionImpact, SessionView } from '../../../../shared/ipc';
+import { call, errorMessage } from '../../lib/api';
+import { sessionTitle } from '../../lib/format';
+import { useTranscript } from '../../stores/transcript';
+import { useUi } from '../../stores/ui';
+
+type Asking = { action: 'reset' | 'delete'; impact: SessionImpact } | null;
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function ResetText({ s, impact }: { s: SessionView; impact: SessionImpact }) {
+  return (
+    <>
+      <p>
+        <strong>Reset {sessionTitle(s)}?</strong> This goes:
+      </p>
+      <ul>
+        <li>its transcript ({plural(impact.messages, 'message')})</li>
+        <li>
+          the cursors it holds as a watcher ({plural(impact.cursorsHeld, 'cursor')}): it stops being told
+          about the sessions it watched
+        </li>
+        {s.kind === 'acp' && <li>its ACP agent&apos;s conversation (the agent starts afresh)</li>}
+      </ul>
+      <p className="small muted">Its signal log, runs, goal and the sessions watching it stay.</p>
+    </>
+  );
+}
+
+function DeleteText({ s, impact }: { s: SessionView; impact: SessionImpact }) {
+  return (
+    <>
+      <p>
+        <strong>Delete {sessionTitle(s)}?</strong> This cannot be undone. This goes:
+      </p>
+      <ul>
+        <li>
+          its transcript ({plural(impact.messages, 'message')}) and its runs ({impact.runs})
+        </li>
+        <li>the cursors it holds ({impact.cursorsHeld})</li>
+        <li>
+          the cursors on it ({impact.cursorsOn}): {plural(impact.cursorsOn, 'watcher')} stop watching it
+        </li>
+        {impact.upstreamLink && (
+          <li>
+            its upstream link: Sightline stops following the tool&apos;s transcript (the tool&apos;s own files
+            stay)
+          </li>
+        )}
+        {impact.children > 0 && <li>the parent link of its {plural(impact.children, 'child session')}</li>}
+      </ul>
+      <p className="small muted">Its signal log rows stay until pruned, so state versions never go back.</p>
+    </>
+  );
+}
+
+export function SessionActions({ s }: { s: SessionView }) {
+  const setError = useUi((st) => st.setError);
+  const [asking, setAsking] = useState<Asking>(null);
+  const [busy, setBusy] = useState(false);
+  const fail = (err: unknown) => setError(errorMessage(err));
+
+  const ask = (action: 'reset' | 'delete') =>
+    call('sessions:impact', { sessionKey: s.key }).then((impact) => setAsking({ action, impact }), fail);
+
+  const confirm = async () => {
+    if (!asking) return;
+    setBusy(true);
+    try {
+      if (asking.action === 'reset') {
+        await call('sessions:reset', { sessionKey: s.key });
+        await useTranscript.getState().open(s.key);
+        setAsking(null);
+      } else {
+        await call('sessions:delete', { sessionKey: s.key });
+        useUi.setState({ selectedKey: null });
+      }
+    } catch (err) {
+      fail(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="session-actions-bar">
+      <div className="session-actions">
+        <button
+          type="button"
+          data-testid="session-archive"
+          onClick={() => call('sessions:archive', { sessionKey: s.key, archived: !s.archived }).catch(fail)}
+          title={
+            s.archived ? 'Show it in the fleet tree again' : 'Hide it from the fleet tree; nothing is deleted'
+          }
+        >
+          {s.archived ? 'Unarchive' : 'Archive'}
+        </button>
+        <button type="button" data-testid="session-reset" onClick={() => void ask('reset')}>
+          Reset…
+        </button>
+        {s.kind !== 'main' && (
+          <button
+            type="button"
+            className="danger"
+            data-testid="session-delete"
+            onClick={() => void ask('delete')}
+          >
+            Delete…
+          </button>
+        )}
+      </div>
+      {asking && (
+        <div className="confirm" role="alertdialog" data-testid={`confirm-${asking.action}`}>
+          {asking.action === 'reset' ? (
+            <ResetText s={s} impact={asking.impact} />
+          ) : (
+            <DeleteText s={s} impact={asking.impact} />
+          )}
+          <div className="inline">
+            <button
+              type="button"
+              className="danger"
+              data-testid={`confirm-${asking.action}-yes`}
+              disabled={busy}
+              onClick={() => void confirm()}
+            >
+              {asking.action === 'reset' ? 'Reset' : 'Delete'} {sessionTitle(s)}
+            </button>
+            <button type="button" disabled={busy} onClick={() => setAsking(null)}>
+              Keep it
+            </button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

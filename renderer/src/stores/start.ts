@@ -1,0 +1,28 @@
+// The New session dialog: whether it is open, what it starts with, and starting the session.
+import { create } from 'zustand';
+import type { ArgsOf, FolderCheck, SessionView } from '../../../shared/ipc';
+import { call } from '../lib/api';
+
+interface StartState {
+  open: boolean;
+  /** The parent preselected when the dialog opened (the open session, if any). */
+  parentKey: string | null;
+  show(parentKey?: string | null): void;
+  hide(): void;
+  check(path: string): Promise<FolderCheck>;
+  pick(): Promise<string | undefined>;
+  start(input: ArgsOf<'sessions:start'>): Promise<SessionView>;
+  reset(): void;
+}
+
+const initial = { open: false, parentKey: null as string | null };
+
+export const useStart = create<StartState>()((set) => ({
+  ...initial,
+  show: (parentKey = null) => set({ open: true, parentKey }),
+  hide: () => set({ open: false }),
+  check: (path) => call('folders:check', { path }),
+  pick: async () => (await call('folders:pick', {})).path,
+  start: (input) => call('sessions:start', input),
+  reset: () => set(initial),
+}));

@@ -25,6 +25,8 @@ export const LAYERS = [
   { files: 'electron/main', folders: ['renderer', 'preload'], why: 'Electron main hosts the gateway; the renderer and the preload are bundled on their own' },
   { files: 'electron/web', packages: ['electron'], why: 'browser mode runs in plain Node: never import electron here' },
   { files: 'electron/web', folders: ['main', 'preload', 'renderer'], why: 'browser mode serves the gateway without Electron' },
+  { files: 'electron/node', packages: ['electron', 'better-sqlite3', 'ws'], why: 'the node file is one bundle without native dependencies, run by a plain node on another machine' },
+  { files: 'electron/node', folders: ['main', 'preload', 'web', 'renderer'], why: 'a node serves its catalog on stdio: no app, no transport, no UI' },
   { files: 'electron/gateway', packages: ['electron'], why: 'the gateway runs in plain Node: never import electron here' },
   { files: 'electron/gateway', folders: ['main', 'preload', 'web', 'renderer'], why: 'the gateway knows no transport and no UI' },
   // Inside the gateway, from the bottom up: db → state → sessions → tools → runtime; the catalog
@@ -37,6 +39,7 @@ export const LAYERS = [
   { files: 'electron/gateway/trust', folders: ['state', 'sessions', 'tools', 'runtime', 'catalog', 'api', 'mcp'], why: 'trust/ (consent, sealed secrets) sits under everything that asks it' },
   { files: 'electron/gateway/ownership', folders: ['state', 'sessions', 'tools', 'runtime', 'catalog', 'api', 'mcp'], why: 'ownership/ (which gateway runs a session) sits just above db/: every path that acts asks it' },
   { files: 'electron/gateway/catalog', folders: ['state', 'sessions', 'tools', 'runtime', 'api', 'mcp'], why: 'the catalog sees sessions and state through types.ts only' },
+  { files: 'electron/gateway/nodes', folders: ['state', 'sessions', 'tools', 'runtime', 'catalog', 'api', 'mcp'], why: 'nodes/ (paired machines) sits under the catalog that reads through it; it sees no sessions or state' },
   { files: 'electron/gateway/mcp', folders: ['catalog', 'api'], why: 'mcp/ carries the session tools to outside agents: it sees the tools, never the catalog or the handlers' },
   { files: 'electron/gateway/api', folders: ['db'], why: 'the API handlers (the top, beside index.ts) reach storage only through the services or a handle passed in' },
 ];

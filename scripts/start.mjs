@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildElectron, electronBuildIsCurrent } from './build-electron.mjs';
+import { buildNode } from './build-node.mjs';
 import { electronVersion, ensureElectronSqlite } from './native-sqlite.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -93,6 +94,8 @@ async function main() {
     console.log('[start] bundling main and preload…');
     await buildElectron();
   }
+  // The node file installed on machines added over SSH (a fraction of a second to bundle).
+  await buildNode();
 
   const version = electronVersion(root);
   let binary = electronBinary();

@@ -65,9 +65,12 @@ export function childKeyFor(agentId: string, runtime: 'native' | 'acp', id: stri
   return `agent:${agentId.toLowerCase()}:${runtime === 'acp' ? 'acp' : 'subagent'}:${id}`;
 }
 
-/** An adopted catalog session: `agent:main:adopted:<provider>:<threadId>`. */
-export function adoptedKeyFor(provider: string, threadId: string): string {
-  return `agent:main:adopted:${provider}:${threadId}`;
+/**
+ * An adopted catalog session: `agent:main:adopted:<provider>:<threadId>`; on a paired node
+ * `agent:main:adopted:<provider>@<hostId>:<threadId>` (two machines may hold the same thread id).
+ */
+export function adoptedKeyFor(provider: string, threadId: string, hostId?: string): string {
+  return `agent:main:adopted:${provider}${hostId ? `@${hostId}` : ''}:${threadId}`;
 }
 
 /**

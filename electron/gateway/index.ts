@@ -280,6 +280,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     transaction: (fn) => tx.run(fn),
     ownership,
     confirm: consent.confirm,
+    emit,
+    ...(options.nodes ? { nodes: options.nodes } : {}),
     importTranscript(sessionKey, messages) {
       for (const m of messages)
         emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });

@@ -21,10 +21,11 @@ import type {
   CatalogEntry,
   CatalogProvider,
   GatewayEvent,
+  NodeInfo,
   ProviderId,
   SessionImpact,
 } from '../../shared/ipc/types';
-export type { CatalogEntry, CatalogProvider, GatewayEvent, ProviderId };
+export type { CatalogEntry, CatalogProvider, GatewayEvent, NodeInfo, ProviderId };
 export type {
   AcpProfile,
   ConsentKind,
@@ -72,6 +73,17 @@ export interface GatewayOptions {
   acpRegistryAllowLoopbackHttp?: boolean;
   /** Addition: the largest agent archive the registry install downloads (default 512 MiB). */
   acpMaxDownloadBytes?: number;
+  /**
+   * Addition (paired nodes, issue 19): the ssh client (default ["ssh"]; e.g. with -F <config>),
+   * the node file installed on remotes (default: none; the app passes out/node/sightline-node.mjs),
+   * and how long a node may take to start and to answer one request (default 20 s each).
+   */
+  nodes?: {
+    sshCommand?: readonly string[];
+    bundle?: string;
+    helloTimeoutMs?: number;
+    requestTimeoutMs?: number;
+  };
   /**
    * Addition: where the stdio MCP shim is, for hosts that bundle the gateway (the Electron app
    * passes its unpacked copy) and, optionally, the Node that runs it. Default: the shim beside

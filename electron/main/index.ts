@@ -98,8 +98,10 @@ function startGateway(): void {
   const dataDir = app.getPath('userData');
   // A damaged database is moved aside here (the renderer shows the notice with the paths).
   // Secrets are sealed with the system keyring (safeStorage).
+  // out/node/sightline-node.mjs: the node file installed on machines added over SSH.
+  const nodes = { bundle: path.join(__dirname, '..', 'node', 'sightline-node.mjs') };
   host = startGatewayHost(
-    { dataDir, secrets: { safeStorage }, mcpShim: { script: mcpShimPath(app.getAppPath()) } },
+    { dataDir, secrets: { safeStorage }, mcpShim: { script: mcpShimPath(app.getAppPath()) }, nodes },
     { onSwap: (next) => bindGateway(next, dataDir) },
   );
   const notice = host.notice();

@@ -21,14 +21,20 @@ async function main(): Promise<void> {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
   const port = Number(process.env.SIGHTLINE_WEB_PORT ?? 0);
   const wanted = Number.isInteger(port) && port > 0 && port < 65536 ? port : 0;
-  const app = await startBrowserMode({ dataDir, rendererDir, port: wanted, version: pkg.version }).catch(
-    (err: unknown) => {
-      if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-        throw new Error(`port ${wanted} is in use; set SIGHTLINE_WEB_PORT or free it`);
-      }
-      throw err;
-    },
-  );
+  // The node file installed on machines added over SSH (npm run web builds it).
+  const bundle = path.join(root, 'out/node/sightline-node.mjs');
+  const app = await startBrowserMode({
+    dataDir,
+    rendererDir,
+    port: wanted,
+    version: pkg.version,
+    gateway: { nodes: { bundle } },
+  }).catch((err: unknown) => {
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(`port ${wanted} is in use; set SIGHTLINE_WEB_PORT or free it`);
+    }
+    throw err;
+  });
   const notice = app.host.notice();
   if (notice?.kind === 'damaged')
     console.error(

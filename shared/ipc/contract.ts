@@ -17,6 +17,7 @@ import type {
   InboxItem,
   McpIssuedView,
   McpView,
+  NodeInfo,
   PermissionRequestView,
   PushBatch,
   RegistryInstallPlan,
@@ -46,6 +47,10 @@ export interface ResultMap {
   'catalog:list': CatalogEntry[];
   'catalog:adopt': SessionView;
   'catalog:roots': CatalogRootView[];
+  'nodes:list': NodeInfo[];
+  'nodes:add': NodeInfo;
+  'nodes:rename': NodeInfo;
+  'nodes:remove': { removed: true };
   'demo:start': DemoFleet;
   'demo:reset': DemoFleet;
   'search:query': SearchResult;

@@ -1,6 +1,7 @@
 // zod schemas for every channel's arguments: strict objects, bounded strings, clamped limits.
 // The trust boundary (Electron's ipcMain wrapper, browser mode's WebSocket) parses with these.
 // Over 300 lines on purpose: one table of every channel's schema, beside the shared building blocks.
+import { SSH_DESTINATION, SSH_DESTINATION_HINT } from '../ssh';
 import { z } from 'zod';
 import { ACTOR_TYPES, EVENT_KINDS } from '../domain';
 import { CATALOG_PROVIDERS, GOAL_STATUSES, PROVIDER_IDS, REGISTRY_DISTRIBUTIONS, THEMES } from './types';
@@ -68,6 +69,13 @@ export const PREFERENCES_PATCH = z.strictObject({
 });
 
 const empty = z.strictObject({});
+const nodeId = nonEmpty('id', LIMITS.nodeId);
+/** A command line as a list of arguments (never a shell string). */
+const commandLine = (name: string) =>
+  z
+    .array(boundedString(name, LIMITS.command), { error: `${name} must be a list of arguments` })
+    .min(1, { error: `${name} must not be empty` })
+    .max(LIMITS.nodeCommandArgs, { error: `${name} must have at most ${LIMITS.nodeCommandArgs} arguments` });
 
 const registryInstall = z.strictObject({
   agentId: boundedString('agentId', LIMITS.profileId).regex(/^[a-z][a-z0-9-]*$/, {
@@ -131,8 +139,22 @@ export const SCHEMAS = {
   'catalog:adopt': z.strictObject({
     provider: z.enum(CATALOG_PROVIDERS, { error: `provider must be one of ${CATALOG_PROVIDERS.join(', ')}` }),
     threadId: boundedString('threadId', LIMITS.threadId).min(1, { error: 'threadId must not be empty' }),
+    /** A paired node's id (NodeInfo.id); absent: this machine. */
+    hostId: nodeId.optional(),
   }),
   'catalog:roots': empty,
+  'nodes:list': empty,
+  /** The app adds machines by SSH destination (a local node command is for the in-process API). */
+  'nodes:add': z.strictObject({
+    ssh: boundedString('ssh', LIMITS.sshDestination).regex(SSH_DESTINATION, {
+      error: `ssh must be an SSH destination (${SSH_DESTINATION_HINT})`,
+    }),
+    nodeCommand: commandLine('nodeCommand').optional(),
+    name: boundedString('name', LIMITS.nodeName).optional(),
+    allowContinue: flag('allowContinue'),
+  }),
+  'nodes:rename': z.strictObject({ id: nodeId, name: nonEmpty('name', LIMITS.nodeName) }),
+  'nodes:remove': z.strictObject({ id: nodeId }),
   'demo:start': empty,
   'demo:reset': empty,
   'search:query': z.strictObject({

@@ -101,6 +101,33 @@ export interface CatalogEntry {
   lastActivityAt?: number;
   sizeBytes: number;
   adopted?: boolean;
+  /** The machine it is on: this one's host id, or a paired node's id (issue 19). */
+  hostId: string;
+  /** That machine's name for people. */
+  hostName: string;
+  /** On a paired node, not this machine. */
+  remote: boolean;
+}
+
+/** A paired node (issue 19): another machine (or a second set of roots) whose catalog Sightline reads. */
+export interface NodeInfo {
+  id: string;
+  name: string;
+  ssh?: string;
+  command?: string[];
+  state: 'online' | 'offline';
+  lastCheckAt?: number;
+  offlineSince?: number;
+  sessions?: number;
+  /** Additions: the command run over SSH instead of the bundled node file. */
+  nodeCommand?: string[];
+  /** The node runs upstream CLIs for "continue" (started with --allow-continue). */
+  allowContinue: boolean;
+  /** Why it is offline (or why the last attempt failed), for people. */
+  lastError?: string;
+  /** Node.js version on the node, and the tools it serves (unavailable ones with the reason). */
+  nodeVersion?: string;
+  providers?: { id: string; label: string; available: boolean; reason?: string }[];
 }
 
 /** Where the catalog looks for one tool's sessions, and how to move it. */
@@ -191,6 +218,8 @@ export type InboxItem =
       /** For re-adopting: parsed from the adopted session key. */
       provider?: CatalogProvider;
       threadId?: string;
+      /** The paired node it was on (NodeInfo.id); absent: this machine. */
+      hostId?: string;
     };
 
 /** Marks around each matched term in a search line (control characters never shown as such). */
@@ -311,6 +340,7 @@ export type GatewayEvent =
   | { type: 'transcript:appended'; message: TranscriptMessage }
   | { type: 'wake'; sessionKey: string; reason: 'notice' | 'heartbeat' }
   | { type: 'catalog:changed' }
+  | { type: 'nodes:changed' }
   | { type: 'acp:permission'; request: PermissionRequestView }
   | { type: 'acp:permission-resolved'; requestId: string; sessionKey: string; decision: string }
   | { type: 'consent:request'; request: ConsentRequestView }
@@ -331,7 +361,7 @@ export interface PermissionRequestView {
 }
 
 /** What a consent question is about: a program Sightline is about to run for the first time. */
-export const CONSENT_KINDS = ['acp-profile', 'continue', 'terminal'] as const;
+export const CONSENT_KINDS = ['acp-profile', 'continue', 'terminal', 'node'] as const;
 export type ConsentKind = (typeof CONSENT_KINDS)[number];
 
 /**

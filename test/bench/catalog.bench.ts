@@ -37,9 +37,11 @@ export async function run(): Promise<Record<string, string | number>> {
     }
 
     // The same with a write to the state database before each check (the links are re-read).
+    // The own text goes to an adopted session: since migration 009 it must name an existing one.
+    const ownKey = `agent:main:adopted:claude:${CLAUDE_ID.slice(0, -6)}000000`;
     const idleCold: number[] = [];
     for (let r = 0; r < 21; r++) {
-      h.catalog.rememberOwnText('agent:main:other', `text ${r}`);
+      h.catalog.rememberOwnText(ownKey, `text ${r}`);
       const t = performance.now();
       await h.catalog.tick();
       idleCold.push(performance.now() - t);

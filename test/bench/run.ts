@@ -90,7 +90,8 @@ function curves(results: { name: string; result: BenchResult }[]): string {
       for (const row of t.rows) out.push(`| ${row.map(cell).join(' | ')} |`);
       out.push('', ...(t.note ? [t.note, ''] : []));
     }
-  return out.join('\n');
+  // A blank line after the last table's note, so the figures table starts a table of its own.
+  return out.length ? `${out.join('\n')}\n` : '';
 }
 
 function machine(): string {

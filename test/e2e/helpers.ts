@@ -7,6 +7,7 @@ import type { Gateway, GatewayOptions } from '../../electron/gateway/index';
 import type { GatewayHost } from '../../electron/gateway/host';
 import { startBrowserMode } from '../../electron/web/app';
 import type { WebServer } from '../../electron/web/server';
+import { buildOnce } from '../helpers/build-once';
 import { tempDir } from '../helpers/temp';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -37,21 +38,7 @@ function rendererIsFresh(): boolean {
 
 /** Builds out/renderer with vite when it is missing or older than its sources. */
 export async function ensureRenderer(): Promise<void> {
-  if (rendererIsFresh()) return;
-  fs.mkdirSync(path.dirname(LOCK), { recursive: true });
-  for (;;) {
-    try {
-      fs.mkdirSync(LOCK);
-      break;
-    } catch {
-      // Another test file is building; a lock older than two minutes is a leftover.
-      const age = Date.now() - (fs.statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 120_000) fs.rmSync(LOCK, { recursive: true, force: true });
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  try {
-    if (rendererIsFresh()) return;
+  await buildOnce(LOCK, rendererIsFresh, async () => {
     const { build } = await import('vite');
     // Under vitest NODE_ENV is "test", which would bundle React's development build.
     const nodeEnv = process.env.NODE_ENV;
@@ -65,9 +52,7 @@ export async function ensureRenderer(): Promise<void> {
     } finally {
       process.env.NODE_ENV = nodeEnv;
     }
-  } finally {
-    fs.rmSync(LOCK, { recursive: true, force: true });
-  }
+  });
 }
 
 export { tempDir as tmpDir };

@@ -129,6 +129,15 @@ describe('MCP server: one registry, two transports', () => {
     await expect(httpClient(b.url, b.secret)).rejects.toMatchObject(UNAUTHORIZED);
   });
 
+  it('a session deleted while its credential is being issued gets none', async () => {
+    const gw = await setup();
+    // The endpoint starts on first use; the session goes before it listens.
+    const issuing = gw.mcp.issue(WORKER);
+    gw.sessions.delete(WORKER);
+    await expect(issuing).rejects.toMatchObject({ message: `Unknown sessionKey: ${WORKER}` });
+    expect(gw.mcp.list()).toEqual([]);
+  });
+
   it('over stdio, a revoked credential is an error result the agent can read', async () => {
     const gw = await setup();
     const { c, id } = await connect(WORKER, 'stdio');

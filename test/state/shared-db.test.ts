@@ -219,7 +219,7 @@ describe('several gateways on one database: one owner per session', () => {
   it('sessions of a database older than ownership join the first gateway that starts', () => {
     dir = tempDir();
     const db = openSqlite(path.join(dir, 'sightline.db'));
-    migrateTo(db, MIGRATIONS, 13);
+    migrateTo(db, MIGRATIONS, 14);
     const insert = db.prepare(
       `INSERT INTO sessions (key, agent_id, created_at, updated_at) VALUES (?, 'main', 1, 1)`,
     );

@@ -77,6 +77,10 @@ describe('IPC contract types', () => {
       'mcp:issue',
       'mcp:list',
       'mcp:revoke',
+      'nodes:add',
+      'nodes:list',
+      'nodes:remove',
+      'nodes:rename',
       'prefs:get',
       'prefs:set',
       'runs:cancel',
@@ -129,6 +133,7 @@ describe('IPC contract types', () => {
     expectTypeOf<ArgsOf<'catalog:adopt'>>().toEqualTypeOf<{
       provider: 'claude' | 'codex' | 'opencode' | 'pi';
       threadId: string;
+      hostId?: string | undefined;
     }>();
     expectTypeOf<ArgsOf<'demo:start'>>().toEqualTypeOf<Empty>();
     expectTypeOf<ArgsOf<'agents:list'>>().toEqualTypeOf<Empty>();
@@ -386,6 +391,22 @@ describe('IPC argument schemas', () => {
     );
     expect(bad('catalog:adopt', { provider: 'cursor', threadId: 't' })).toBe(
       'provider: provider must be one of claude, codex, opencode, pi',
+    );
+    expect(bad('nodes:add', {})).toBe('ssh: ssh must be a string');
+    expect(bad('nodes:add', { ssh: '-oProxyCommand=x' })).toBe(
+      'ssh: ssh must be an SSH destination (user@host or a Host from ~/.ssh/config)',
+    );
+    expect(bad('nodes:add', { ssh: 'devbox', command: ['node'] })).toBe('Unrecognized key: "command"');
+    expect(bad('nodes:add', { ssh: 'devbox', nodeCommand: 'node serve.js' })).toBe(
+      'nodeCommand: nodeCommand must be a list of arguments',
+    );
+    expect(bad('nodes:add', { ssh: 'devbox', nodeCommand: [] })).toBe(
+      'nodeCommand: nodeCommand must not be empty',
+    );
+    expect(bad('nodes:add', { ssh: 'devbox', shell: true })).toBe('Unrecognized key: "shell"');
+    expect(bad('nodes:rename', { id: 'n1', name: '  ' })).toBe('name: name must not be empty');
+    expect(bad('catalog:adopt', { provider: 'pi', threadId: 't', hostId: 7 })).toBe(
+      'hostId: id must be a string',
     );
     expect(bad('agents:save', { id: '-x' })).toBe('id: id must match [a-z0-9][a-z0-9_-]{0,63}');
     expect(bad('agents:save', { id: 'main', baseUrl: 'file:///etc' })).toBe(

@@ -130,7 +130,18 @@ function fakeGateway() {
       all: () => [{ sessionKey: 'agent:main:main', entries: [notice, { text: 'unrelated system event' }] }],
     },
     human: { send: vi.fn(async () => {}) },
-    catalog: { listAsync: async () => [], adopt: () => sessions[2]! },
+    catalog: {
+      listAsync: async () => [],
+      adopt: () => sessions[2]!,
+      nodes: {
+        add: () => Promise.reject(new Error('no nodes here')),
+        list: () => [],
+        rename: () => {
+          throw new Error('no nodes here');
+        },
+        remove: () => {},
+      },
+    },
     events: {
       on(l) {
         listeners.add(l);

@@ -13,6 +13,7 @@ import type {
   GatewayEvent,
   Goal,
   GoalStatus,
+  NodeInfo,
   NoticeEntry,
   PermissionRequestView,
   RunInfo,
@@ -79,6 +80,24 @@ export interface GatewayApi {
   catalog: {
     listAsync(): Promise<CatalogEntry[]>;
     adopt(input: { provider: CatalogProvider; threadId: string }): SessionInfo;
+    /** A session on a paired node (hostId): resolves once adopted. */
+    adopt(input: {
+      provider: CatalogProvider;
+      threadId: string;
+      hostId?: string;
+    }): SessionInfo | Promise<SessionInfo>;
+    nodes: {
+      add(input: {
+        ssh?: string;
+        command?: string[];
+        nodeCommand?: string[];
+        name?: string;
+        allowContinue?: boolean;
+      }): Promise<NodeInfo>;
+      list(): NodeInfo[];
+      rename(nodeId: string, name: string): NodeInfo;
+      remove(nodeId: string): void;
+    };
   };
   events: { on(listener: (e: GatewayEvent) => void): () => void };
   agents: {

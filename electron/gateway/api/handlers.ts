@@ -115,8 +115,17 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       return { dismissed: true };
     },
     'catalog:list': async () => gw.catalog.listAsync(),
-    'catalog:adopt': async ({ provider, threadId }) => view(gw.catalog.adopt({ provider, threadId })),
+    'catalog:adopt': async ({ provider, threadId, hostId }) =>
+      view(await gw.catalog.adopt({ provider, threadId, ...(hostId !== undefined ? { hostId } : {}) })),
     'catalog:roots': async () => catalogRootViews(gw.catalogRoots),
+    'nodes:list': async () => gw.catalog.nodes.list(),
+    // A node command the person names is asked for by the gateway (consent) before it runs.
+    'nodes:add': async (input) => gw.catalog.nodes.add(input),
+    'nodes:rename': async ({ id, name }) => gw.catalog.nodes.rename(id, name),
+    'nodes:remove': async ({ id }) => {
+      gw.catalog.nodes.remove(id);
+      return { removed: true };
+    },
     'demo:start': async () => gw.runtime.startDemo(),
     'demo:reset': async () => gw.runtime.resetDemo(),
     'search:query': async ({ query, limit }) => searchSessions(gw, query, limit),

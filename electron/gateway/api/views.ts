@@ -169,17 +169,20 @@ function view(
   });
 }
 
-/** `agent:<id>:adopted:<catalog>:<threadId>` → what re-adopting needs. */
-export function adoptedSource(key: string): { provider: CatalogProvider; threadId: string } | undefined {
+/** `agent:<id>:adopted:<catalog>[@<hostId>]:<threadId>` → what re-adopting needs. */
+export function adoptedSource(
+  key: string,
+): { provider: CatalogProvider; threadId: string; hostId?: string } | undefined {
   const parsed = parseSessionKey(key);
   if (parsed.kind !== 'adopted') return undefined;
   const rest = parsed.rest.slice('adopted:'.length);
   const i = rest.indexOf(':');
   if (i <= 0) return undefined;
-  const provider = rest.slice(0, i);
+  // On a paired node: `<catalog>@<hostId>` (shared/session-keys.ts adoptedKeyFor).
+  const [provider = '', hostId] = rest.slice(0, i).split('@', 2);
   const threadId = rest.slice(i + 1);
   if (!(CATALOG_PROVIDERS as readonly string[]).includes(provider) || !threadId) return undefined;
-  return { provider: provider as CatalogProvider, threadId };
+  return { provider: provider as CatalogProvider, threadId, ...(hostId ? { hostId } : {}) };
 }
 
 export function inboxItems(gw: GatewayApi, dismissals: DismissalStore): InboxItem[] {

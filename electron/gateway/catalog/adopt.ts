@@ -27,7 +27,7 @@ export interface AdoptDeps {
   transaction<T>(fn: () => T): T;
 }
 
-interface Adoption {
+export interface Adoption {
   key: string;
   provider: ProviderModule;
   loc: Located;
@@ -36,8 +36,11 @@ interface Adoption {
   transcript: VisibleMessage[];
 }
 
-/** Every write of one adoption: session (and its transcript) if new, `adopted`, link, watch. */
-function writeAdoption(d: AdoptDeps, a: Adoption): SessionInfo {
+/**
+ * Every write of one adoption: session (and its transcript) if new, `adopted`, link, watch.
+ * `d.hostId` is where the session lives: this machine, or a paired node (catalog/remote.ts).
+ */
+export function writeAdoption(d: AdoptDeps, a: Adoption): SessionInfo {
   let info = d.sessions.get(a.key);
   if (!info) {
     info = d.sessions.create({ key: a.key, label: a.loc.entry.title });

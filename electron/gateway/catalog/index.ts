@@ -3,18 +3,33 @@
 // chunks so thousands of transcripts never block the main process; tick() is one monitor check.
 // Everything about one tool lives in its provider module (providers.ts lists them); this file
 // only wires them to the gateway's links, sessions and signal log.
+// Over 300 lines on purpose: this is the catalog's composition root (local providers, paired
+// nodes, adoption, continue, the monitor's cadence); each part is its own module, wired here.
 import os from 'node:os';
 import type Database from 'better-sqlite3';
 import { notFound } from '../errors';
 import { realScheduler, type Cancel, type Scheduler } from '../scheduler';
+import { createNodes, type NodeAddInput } from '../nodes/service';
+import type { LaunchOptions } from '../nodes/launch';
 import type { Consent } from '../trust/consent';
-import type { Catalog, CatalogEntry, CatalogProvider, Logger, SessionState, Sessions } from '../types';
+import type {
+  Catalog,
+  CatalogEntry,
+  CatalogProvider,
+  GatewayEvent,
+  Logger,
+  NodeInfo,
+  SessionInfo,
+  SessionState,
+  Sessions,
+} from '../types';
 import { adoptedKey, createAdopt } from './adopt';
 import { cliProgram, continueFolder, runCli } from './continue';
 import { isNotFound, nodeFs, type CatalogFs } from './kit/fsio';
 import type { SqliteOpener } from './kit/sqlite';
 import { createLinkRepo, type Link } from './links';
-import { createMonitor, type MonitorOwnership } from './monitor';
+import { createMonitor, PROVIDER_BUDGET_MS, type MonitorOwnership } from './monitor';
+import { createRemoteCatalog } from './remote';
 import type { Located, ProviderModule, ProviderSource, VisibleMessage } from './provider';
 import { PROVIDER_MODULES } from './providers';
 import { resolveCatalogRoots, type RootsById } from './roots';
@@ -65,12 +80,42 @@ export interface CatalogDeps {
   onUpstreamMessages?(link: Link, messages: VisibleMessage[]): void;
   /** Addition: the monitor checks only the links of sessions this gateway runs (default: all). */
   ownership?: MonitorOwnership;
+  /** Addition (paired nodes): push events (nodes:changed, catalog:changed). */
+  emit?(e: GatewayEvent): void;
+  /** Addition (paired nodes): how nodes are reached, and how long they may take. */
+  nodes?: NodeOptions;
   /** Addition: the person's consent to a continue command (default: none asked, trusted). */
   confirm?: Consent['confirm'];
 }
 
-export type CatalogService = Catalog & {
-  adopt(input: { provider: CatalogProvider | string; threadId: string }): ReturnType<Catalog['adopt']>;
+export interface NodeOptions {
+  /** The ssh client and options before Sightline's (default ["ssh"]). */
+  sshCommand?: readonly string[];
+  /** The node file to install on remotes (out/node/sightline-node.mjs). */
+  bundle?: string;
+  /** Start and hello, SSH included (default 20 s). */
+  helloTimeoutMs?: number;
+  /** One request (list, probe batch, …) (default 20 s). */
+  requestTimeoutMs?: number;
+}
+
+export interface CatalogNodes {
+  add(input: NodeAddInput): Promise<NodeInfo>;
+  list(): NodeInfo[];
+  remove(nodeId: string): void;
+  /** Addition: a new name for people. */
+  rename(nodeId: string, name: string): NodeInfo;
+}
+
+export type CatalogService = Omit<Catalog, 'adopt'> & {
+  adopt(input: { provider: CatalogProvider | string; threadId: string }): SessionInfo;
+  /** A session on a paired node (hostId = its node id): resolves once adopted. */
+  adopt(input: {
+    provider: CatalogProvider | string;
+    threadId: string;
+    hostId?: string;
+  }): SessionInfo | Promise<SessionInfo>;
+  nodes: CatalogNodes;
   continue(sessionKey: string, text: string): Promise<void>;
   /** Addition: remember a text Sightline sent into an adopted session by other means. */
   rememberOwnText(sessionKey: string, text: string): void;
@@ -90,30 +135,58 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     const root = roots[m.id]!;
     providers.set(m.id, { module: m, source: guardSource(m, m.open(root, io)), root });
   }
+  const emit = deps.emit ?? (() => {});
+  const budgetMs = deps.providerBudgetMs ?? PROVIDER_BUDGET_MS;
+  const launch: Omit<LaunchOptions, 'helloTimeoutMs'> = {
+    sshCommand: deps.nodes?.sshCommand ?? ['ssh'],
+    ...(deps.nodes?.bundle ? { bundle: deps.nodes.bundle } : {}),
+    ...(deps.env ? { env: deps.env } : {}),
+  };
+  const nodes = createNodes({
+    db: deps.db,
+    now: deps.now,
+    scheduler,
+    logger: deps.logger,
+    emit,
+    launch,
+    helloTimeoutMs: deps.nodes?.helloTimeoutMs ?? 20_000,
+    removeLinks: (h) => links.removeHost(h),
+    ...(deps.confirm ? { confirm: deps.confirm } : {}),
+  });
+  const adoptDeps = {
+    sessions: deps.sessions,
+    state: deps.state,
+    links,
+    logger: deps.logger,
+    now: deps.now,
+    importTranscript: deps.importTranscript,
+    transaction: deps.transaction ?? (<T>(fn: () => T): T => deps.db.transaction(fn)()),
+  };
+  const remote = createRemoteCatalog({
+    nodes,
+    links,
+    logger: deps.logger,
+    now: deps.now,
+    modules: new Map(modules.map((m) => [m.id, m])),
+    adopt: adoptDeps,
+    requestTimeoutMs: deps.nodes?.requestTimeoutMs ?? 20_000,
+    budgetMs,
+    visible: deps.onUpstreamMessages !== undefined,
+  });
   const monitor = createMonitor({
     links,
     state: deps.state,
     now: deps.now,
     logger: deps.logger,
     sources: new Map([...providers].map(([id, p]) => [id, p.source])),
-    ...(deps.providerBudgetMs !== undefined ? { budgetMs: deps.providerBudgetMs } : {}),
+    budgetMs,
+    remote: remote.checks,
     ...(deps.onUpstreamMessages ? { onMessages: deps.onUpstreamMessages } : {}),
     ...(deps.ownership ? { ownership: deps.ownership } : {}),
     ...(deps.transaction ? { transaction: deps.transaction } : {}),
   });
-  const adopt = createAdopt(
-    {
-      sessions: deps.sessions,
-      state: deps.state,
-      links,
-      logger: deps.logger,
-      now: deps.now,
-      hostId,
-      importTranscript: deps.importTranscript,
-      transaction: deps.transaction ?? ((fn) => deps.db.transaction(fn)()),
-    },
-    providers,
-  );
+  const adopt = createAdopt({ ...adoptDeps, hostId }, providers);
+  const hostName = os.hostname();
   let stopped = true;
   // Bumped by stop(): a check in flight ends before its next link (the database may be closing).
   let epoch = 0;
@@ -137,7 +210,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     }
   }
 
-  function finish(found: Located[]): CatalogEntry[] {
+  function finish(found: Located[], remoteEntries: CatalogEntry[] = []): CatalogEntry[] {
     const seen = new Set<string>();
     const out: CatalogEntry[] = [];
     for (const f of found) {
@@ -145,8 +218,9 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
       if (seen.has(id)) continue;
       seen.add(id);
       const adopted = links.get(adoptedKey(f.entry.provider, f.entry.threadId)) !== undefined;
-      out.push({ ...f.entry, ...(adopted ? { adopted: true } : {}) });
+      out.push({ ...f.entry, hostId, hostName, remote: false, ...(adopted ? { adopted: true } : {}) });
     }
+    out.push(...remoteEntries);
     return out.sort((a, b) => (b.lastActivityAt ?? 0) - (a.lastActivityAt ?? 0));
   }
 
@@ -158,6 +232,8 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
   }
 
   async function listAsync(): Promise<CatalogEntry[]> {
+    // The nodes answer while this machine's folders are scanned.
+    const remoteEntries = remote.list();
     const found: Located[] = [];
     let slice = performance.now();
     for (const [id, p] of providers) {
@@ -172,7 +248,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
         }
       }
     }
-    return finish(found);
+    return finish(found, await remoteEntries);
   }
 
   function rememberOwnText(sessionKey: string, text: string): void {
@@ -191,6 +267,23 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
       throw new Error(
         `Continue in Sightline is not available for ${link.provider} sessions yet: continue it in ${p?.module.label ?? link.provider} itself`,
       );
+    const label = deps.sessions.get(sessionKey)?.label ?? link.threadId;
+    if (nodes.isNode(link.hostId)) {
+      // On a paired node: its CLI runs there (only on a node started with --allow-continue), after
+      // the person allowed that CLI in that folder on that node for this session.
+      const node = nodes.get(link.hostId)?.name ?? link.hostId;
+      await deps.confirm?.(
+        {
+          kind: 'continue',
+          title: `Continue the ${p.module.label} session "${label}" with its CLI on the node "${node}"`,
+          command: { program: cmd.command, args: cmd.args, ...(link.cwd ? { cwd: link.cwd } : {}) },
+          sessionKey,
+        },
+        { remember: `continue:${sessionKey}:${link.hostId}:${cmd.command}:${link.cwd ?? ''}` },
+      );
+      rememberOwnText(sessionKey, text);
+      return imported(sessionKey, text, await remote.continue(link, text));
+    }
     const env = deps.env ?? process.env;
     const program = cliProgram(cmd.command, env);
     const cwd = continueFolder(link.cwd);
@@ -198,7 +291,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     await deps.confirm?.(
       {
         kind: 'continue',
-        title: `Continue the ${p.module.label} session "${deps.sessions.get(sessionKey)?.label ?? link.threadId}" with its CLI`,
+        title: `Continue the ${p.module.label} session "${label}" with its CLI`,
         command: { program, args: cmd.args, cwd },
         sessionKey,
       },
@@ -206,6 +299,11 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     );
     rememberOwnText(sessionKey, text);
     const { stdout } = await runCli(program, cmd.args, { env, cwd });
+    imported(sessionKey, text, stdout);
+  }
+
+  /** The sent text and the CLI's printed reply join Sightline's transcript. */
+  function imported(sessionKey: string, text: string, stdout: string): void {
     const at = deps.now();
     const messages: ImportedMessage[] = [{ role: 'user', actorType: 'human', text, createdAt: at }];
     // With live transcripts the reply comes from the tool's own transcript, once, at the check
@@ -239,10 +337,25 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     });
   }
 
+  function adoptAny(input: {
+    provider: CatalogProvider | string;
+    threadId: string;
+    hostId?: string;
+  }): SessionInfo | Promise<SessionInfo> {
+    const h = input?.hostId;
+    return h === undefined || h === hostId ? adopt(input) : remote.adopt({ ...input, hostId: h });
+  }
+
   return {
     list,
     listAsync,
-    adopt,
+    adopt: adoptAny as CatalogService['adopt'],
+    nodes: {
+      add: (input) => nodes.add(input),
+      list: () => nodes.list(),
+      remove: (id) => nodes.remove(id),
+      rename: (id, name) => nodes.rename(id, name),
+    },
     tick,
     continue: continueIn,
     rememberOwnText,
@@ -250,6 +363,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
       if (!stopped) return;
       stopped = false;
       schedule(FIRST_CHECK_MS);
+      nodes.start();
     },
     stop() {
       // Timers end and a check in flight stops before its next link (the gateway closes the
@@ -258,6 +372,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
       epoch++;
       cancel?.();
       cancel = undefined;
+      nodes.close();
     },
   };
 }

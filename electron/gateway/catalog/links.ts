@@ -109,6 +109,11 @@ export function createLinkRepo(db: Database.Database) {
   const removeStmt = db.prepare(
     'DELETE FROM catalog_upstream_links WHERE session_key = ? AND generation = ?',
   );
+  const removeHostStmt = db.prepare('DELETE FROM catalog_upstream_links WHERE host_id = ?');
+  const ownManyStmt = db.prepare(
+    `SELECT session_key, text FROM catalog_own_texts
+     WHERE session_key IN (SELECT value FROM json_each(?)) ORDER BY id DESC`,
+  );
   const ownStmt = db.prepare(
     `SELECT text FROM catalog_own_texts WHERE session_key = ? ORDER BY id DESC LIMIT ${OWN_TEXTS_KEPT}`,
   );
@@ -162,6 +167,24 @@ export function createLinkRepo(db: Database.Database) {
     },
     remove(l: Link): void {
       removeStmt.run(l.sessionKey, l.generation);
+    },
+    /** Every link of a host (a node the person removed): no upstream_missing, the sessions stay. */
+    removeHost(hostId: string): void {
+      removeHostStmt.run(hostId);
+    },
+    /** The recent own texts of many sessions at once (newest first, at most ten each). */
+    ownTextsOf(sessionKeys: readonly string[]): Map<string, string[]> {
+      const out = new Map<string, string[]>();
+      if (sessionKeys.length === 0) return out;
+      for (const r of ownManyStmt.all(JSON.stringify(sessionKeys)) as {
+        session_key: string;
+        text: string;
+      }[]) {
+        const list = out.get(r.session_key) ?? [];
+        if (list.length < OWN_TEXTS_KEPT) list.push(r.text);
+        out.set(r.session_key, list);
+      }
+      return out;
     },
     ownTexts(sessionKey: string): string[] {
       return (ownStmt.all(sessionKey) as { text: string }[]).map((r) => r.text);

@@ -33,6 +33,11 @@ export interface MonitorDeps {
   /** Addition: which links this gateway checks (default: every link; ownership/). */
   ownership?: MonitorOwnership;
   /**
+   * Addition (paired nodes): links whose host is a node are checked over the link, each node on
+   * its own and bounded, while the local links are checked here; one slow node delays nobody.
+   */
+  remote?: RemoteChecks;
+  /**
    * Addition: runs one link's outcome (its record, its messages, its marker) as one transaction,
    * so a crash or a failing write never keeps the messages without the marker (shown twice at the
    * next check) or the marker without the messages (dropped). Default: no transaction.
@@ -51,6 +56,23 @@ const EVERY_LINK: MonitorOwnership = { owns: () => true, fenced: (_key, write) =
 const readOnly = (l: Link, o: ProbeOutcome): boolean =>
   o.kind === 'inconclusive' ||
   (o.kind === 'activity' && o.turns === 0 && !o.changed && l.streak === 0 && !o.messages?.length);
+
+export type ApplyOutcome = (l: Link, o: ProbeOutcome) => void;
+
+export interface RemoteChecks {
+  isRemote(hostId: string): boolean;
+  check(hostId: string, links: Link[], apply: ApplyOutcome, cancelled: () => boolean): Promise<void>;
+}
+
+/** `all` starting at the first link at or after `from` (a check that ran out of budget resumes there). */
+export function rotate(all: Link[], from: string | undefined): Link[] {
+  if (from === undefined) return all;
+  const cut = Math.max(
+    0,
+    all.findIndex((l) => l.sessionKey >= from),
+  );
+  return [...all.slice(cut), ...all.slice(0, cut)];
+}
 
 function lazyOwn(links: LinkRepo, key: string): { has(k: string): boolean } {
   let set: Set<string> | undefined;
@@ -128,6 +150,17 @@ export function createMonitor(deps: MonitorDeps) {
     }
   }
 
+  /**
+   * One link's outcome, as one transaction when there is one (local and remote links alike); one
+   * that writes is fenced: refused once another gateway runs the session.
+   */
+  function applyOne(l: Link, o: ProbeOutcome): void {
+    if (readOnly(l, o)) return apply(l, o);
+    ownership.fenced(l.sessionKey, () =>
+      deps.transaction ? deps.transaction(() => apply(l, o)) : apply(l, o),
+    );
+  }
+
   /** One check. `cancelled` turns true when the catalog stops (the database may be closing). */
   async function tick(cancelled: () => boolean = () => false): Promise<void> {
     let all: Link[];
@@ -138,22 +171,33 @@ export function createMonitor(deps: MonitorDeps) {
       return;
     }
     const byProvider = new Map<string, Link[]>();
+    const byHost = new Map<string, Link[]>();
     for (const l of all) {
-      const list = byProvider.get(l.provider);
+      const remote = deps.remote?.isRemote(l.hostId) === true;
+      const map = remote ? byHost : byProvider;
+      const key = remote ? l.hostId : l.provider;
+      const list = map.get(key);
       if (list) list.push(l);
-      else byProvider.set(l.provider, [l]);
+      else map.set(key, [l]);
     }
+    const remote = Promise.all(
+      [...byHost].map(([host, list]) =>
+        deps.remote!.check(host, list, applyOne, cancelled).catch((err: unknown) => {
+          logger.error('catalog: node check failed', { hostId: host, error: String(err) });
+        }),
+      ),
+    );
+    try {
+      await checkLocal(byProvider, cancelled);
+    } finally {
+      await remote;
+    }
+  }
+
+  async function checkLocal(byProvider: Map<string, Link[]>, cancelled: () => boolean): Promise<void> {
     for (const [provider, all] of byProvider) {
       // After a check that ran out of budget, start where it stopped so no link starves.
-      const from = resumeAt.get(provider);
-      const cut =
-        from === undefined
-          ? 0
-          : Math.max(
-              0,
-              all.findIndex((l) => l.sessionKey >= from),
-            );
-      const list = [...all.slice(cut), ...all.slice(0, cut)];
+      const list = rotate(all, resumeAt.get(provider));
       resumeAt.delete(provider);
       const started = performance.now();
       const source = deps.sources.get(provider);
@@ -179,11 +223,7 @@ export function createMonitor(deps: MonitorDeps) {
                   ...(deps.onMessages ? { visible: true } : {}),
                 })
               : { kind: 'inconclusive', error: new Error(`no catalog provider "${provider}"`) };
-            if (readOnly(l, o)) apply(l, o);
-            else
-              ownership.fenced(l.sessionKey, () =>
-                deps.transaction ? deps.transaction(() => apply(l, o)) : apply(l, o),
-              );
+            applyOne(l, o);
           } catch (err) {
             logger.error('catalog: upstream check failed', { sessionKey: l.sessionKey, error: String(err) });
           }
@@ -203,5 +243,5 @@ export function createMonitor(deps: MonitorDeps) {
     }
   }
 
-  return { tick };
+  return { tick, apply };
 }

@@ -14,8 +14,11 @@ export interface SourceRef {
   [field: string]: string;
 }
 
+/** A catalog entry as a provider finds it: the catalog adds the host and the adopted flag. */
+export type ProviderEntry = Omit<CatalogEntry, 'hostId' | 'hostName' | 'remote' | 'adopted'>;
+
 export interface Located {
-  entry: CatalogEntry;
+  entry: ProviderEntry;
   ref: SourceRef;
 }
 
@@ -110,6 +113,8 @@ export interface ProviderModule {
   threadId: RegExp;
   /** Where the tool keeps its sessions, with its own environment overrides. */
   defaultRoot(env: NodeJS.ProcessEnv, home: string): string;
+  /** Folders beside the root that the provider also reads (a node serves nothing else). */
+  extraRoots?(root: string): string[];
   open(root: string, io: ProviderIo): ProviderSource;
 }
 

@@ -192,12 +192,13 @@ export function createMcp(deps: McpDeps) {
       throw invalidArgument('sessionKey is required');
     if (parseSessionKey(sessionKey).kind === 'bare')
       throw invalidArgument(`MCP credentials are for agent-qualified sessions: ${sessionKey}`);
-    const session = deps.store.get(sessionKey);
-    if (!session) throw notFound(`Unknown sessionKey: ${sessionKey}`);
     if (opts.label !== undefined && typeof opts.label !== 'string')
       throw invalidArgument('label must be a string');
     const label = opts.label === undefined ? undefined : oneLine(opts.label, LABEL_MAX) || undefined;
     const http = await endpoint();
+    // Looked up after the wait: a session deleted meanwhile gets no credential.
+    const session = deps.store.get(sessionKey);
+    if (!session) throw notFound(`Unknown sessionKey: ${sessionKey}`);
     const { id, secret } = credentials.issue({
       sessionKey: session.key,
       kind: 'external',
@@ -269,6 +270,9 @@ export function createMcp(deps: McpDeps) {
         logger.warn('mcp: no endpoint for an ACP child', { sessionKey, error: String(err) });
         return [];
       }
+      // A session deleted while its agent was starting gets nothing (a deferred save belongs to a
+      // session not committed yet: it is saved with it, or not at all).
+      if (!defer && !deps.store.get(sessionKey)) throw notFound(`Unknown sessionKey: ${sessionKey}`);
       if (!caps.http && !deps.shim) {
         logger.warn('mcp: the agent takes stdio MCP only and no Node runs the shim', { sessionKey });
         return [];

@@ -7,7 +7,7 @@
 //
 // * Liveness is the operating system's: each gateway holds a lock file the OS releases when the
 //   process ends, SIGKILL included (lock.ts). Never a timer, never the injected clock.
-// * Ownership is a row (migration 014): a session belongs to a claim (`owners`), a claim names one
+// * Ownership is a row (migration 015): a session belongs to a claim (`owners`), a claim names one
 //   gateway and a fencing epoch. Taking over a gone gateway moves its claims whole (one row each,
 //   a new epoch from the one counter), so a restart on a database of 10,000 sessions costs as
 //   much as one of ten.

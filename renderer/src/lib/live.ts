@@ -5,6 +5,7 @@ import { useCatalog } from '../stores/catalog';
 import { useConsent } from '../stores/consent';
 import { useFleet } from '../stores/fleet';
 import { useInbox } from '../stores/inbox';
+import { useNodes } from '../stores/nodes';
 import { usePermissions } from '../stores/permissions';
 import { useTranscript } from '../stores/transcript';
 import { useTimeline } from '../stores/timeline';
@@ -18,6 +19,7 @@ export function applyAll(events: GatewayEvent[]): void {
   useInbox.getState().applyEvents(events);
   usePermissions.getState().applyEvents(events);
   useCatalog.getState().applyEvents(events);
+  useNodes.getState().applyEvents(events);
   useConsent.getState().applyEvents(events);
 }
 

@@ -8,7 +8,7 @@ interface InboxState {
   items: InboxItem[];
   load(): Promise<void>;
   dismiss(id: string): Promise<void>;
-  readopt(provider: CatalogProvider, threadId: string): Promise<string>;
+  readopt(provider: CatalogProvider, threadId: string, hostId?: string): Promise<string>;
   applyEvents(events: GatewayEvent[]): void;
   reset(): void;
 }
@@ -25,8 +25,8 @@ export const useInbox = create<InboxState>()((set, get) => ({
     set((s) => ({ items: s.items.filter((i) => i.id !== id) }));
     await call('inbox:dismiss', { id });
   },
-  async readopt(provider, threadId) {
-    const view = await call('catalog:adopt', { provider, threadId });
+  async readopt(provider, threadId, hostId) {
+    const view = await call('catalog:adopt', { provider, threadId, ...(hostId ? { hostId } : {}) });
     await get().load();
     return view.key;
   },

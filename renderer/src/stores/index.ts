@@ -4,6 +4,7 @@ import { useDatabase } from './database';
 import { useFleet } from './fleet';
 import { useInbox } from './inbox';
 import { useMcp } from './mcp';
+import { useNodes } from './nodes';
 import { usePermissions } from './permissions';
 import { usePreferences } from './preferences';
 import { useProfiles } from './profiles';
@@ -23,6 +24,7 @@ export {
   useFleet,
   useInbox,
   useMcp,
+  useNodes,
   usePermissions,
   usePreferences,
   useProfiles,
@@ -45,6 +47,7 @@ export function resetStores(): void {
     useFleet,
     useInbox,
     useMcp,
+    useNodes,
     usePermissions,
     usePreferences,
     useProfiles,

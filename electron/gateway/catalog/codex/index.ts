@@ -6,7 +6,7 @@ import path from 'node:path';
 import { UUID, type ProviderModule } from '../provider';
 import { jsonlSource } from '../kit/jsonl-source';
 import { zstdHead, zstdSize } from '../kit/windows';
-import { codexCatalog, codexExistsElsewhere } from './discovery';
+import { codexArchiveDir, codexCatalog, codexExistsElsewhere } from './discovery';
 import { codexRules } from './rules';
 
 export const codexProvider: ProviderModule = {
@@ -16,6 +16,7 @@ export const codexProvider: ProviderModule = {
   defaultRoot(env, home) {
     return path.join(env.CODEX_HOME || path.join(home, '.codex'), 'sessions');
   },
+  extraRoots: (root) => [codexArchiveDir(root)],
   open(root, io) {
     return {
       ...codexCatalog(root, io.fs),

@@ -13,7 +13,8 @@ import { migration010 } from './010-mcp';
 import { migration011 } from './011-session-folder';
 import { migration012 } from './012-acp-installs';
 import { migration013 } from './013-transcript-sources';
-import { migration014 } from './014-ownership';
+import { migration014 } from './014-nodes';
+import { migration015 } from './015-ownership';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration012,
   migration013,
   migration014,
+  migration015,
 ];

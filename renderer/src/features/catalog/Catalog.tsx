@@ -62,15 +62,41 @@ function byFolder(entries: CatalogEntry[]): { folder: string; entries: CatalogEn
     .sort((a, b) => latest(b.entries) - latest(a.entries) || a.folder.localeCompare(b.folder));
 }
 
-function EntryRow({ e, showFolder }: { e: CatalogEntry; showFolder: boolean }) {
+/** Each host once, this machine first, then nodes by name. */
+function hosts(entries: CatalogEntry[]): { id: string; name: string }[] {
+  const seen = new Map<string, { id: string; name: string; remote: boolean }>();
+  for (const e of entries)
+    if (!seen.has(e.hostId)) seen.set(e.hostId, { id: e.hostId, name: e.hostName, remote: e.remote });
+  return [...seen.values()].sort(
+    (a, b) => Number(a.remote) - Number(b.remote) || a.name.localeCompare(b.name),
+  );
+}
+
+interface Columns {
+  folder: boolean;
+  host: boolean;
+}
+
+function EntryRow({ e, show }: { e: CatalogEntry; show: Columns }) {
   const adopt = useCatalog((s) => s.adopt);
   const openSession = useUi((s) => s.openSession);
   const setError = useUi((s) => s.setError);
   return (
-    <tr data-testid="catalog-entry" data-provider={e.provider} data-thread-id={e.threadId}>
+    <tr
+      data-testid="catalog-entry"
+      data-provider={e.provider}
+      data-thread-id={e.threadId}
+      data-host-id={e.hostId}
+      data-remote={e.remote ? 'true' : 'false'}
+    >
       <td>{TOOL[e.provider]}</td>
+      {show.host && (
+        <td className="small" data-testid="catalog-host">
+          {e.hostName}
+        </td>
+      )}
       <td>{e.title}</td>
-      {showFolder && <td className="mono small">{e.cwd ?? ''}</td>}
+      {show.folder && <td className="mono small">{e.cwd ?? ''}</td>}
       <td className="small">{e.lastActivityAt ? dateTime(e.lastActivityAt) : ''}</td>
       <td className="small">{bytes(e.sizeBytes)}</td>
       <td>
@@ -79,7 +105,7 @@ function EntryRow({ e, showFolder }: { e: CatalogEntry; showFolder: boolean }) {
           data-testid="catalog-adopt"
           title="Create a Sightline session for it and watch it: a person's activity in the tool is then recorded in its signal log"
           onClick={() =>
-            adopt(e.provider, e.threadId).then(
+            adopt(e).then(
               (key) => openSession(key),
               (err: unknown) => setError(errorMessage(err)),
             )
@@ -92,14 +118,15 @@ function EntryRow({ e, showFolder }: { e: CatalogEntry; showFolder: boolean }) {
   );
 }
 
-function Table({ entries, showFolder }: { entries: CatalogEntry[]; showFolder: boolean }) {
+function Table({ entries, show }: { entries: CatalogEntry[]; show: Columns }) {
   return (
     <table className="catalog-table">
       <thead>
         <tr>
           <th>Tool</th>
+          {show.host && <th>Machine</th>}
           <th>Title</th>
-          {showFolder && <th>Folder</th>}
+          {show.folder && <th>Folder</th>}
           <th>Last activity</th>
           <th>Size</th>
           <th />
@@ -107,7 +134,7 @@ function Table({ entries, showFolder }: { entries: CatalogEntry[]; showFolder: b
       </thead>
       <tbody>
         {entries.map((e) => (
-          <EntryRow key={`${e.provider}:${e.threadId}`} e={e} showFolder={showFolder} />
+          <EntryRow key={`${e.hostId}:${e.provider}:${e.threadId}`} e={e} show={show} />
         ))}
       </tbody>
     </table>
@@ -122,6 +149,8 @@ export function Catalog() {
   const load = useCatalog((s) => s.load);
   const filter = useCatalog((s) => s.filter);
   const setFilter = useCatalog((s) => s.setFilter);
+  const host = useCatalog((s) => s.host);
+  const setHost = useCatalog((s) => s.setHost);
   const grouped = useCatalog((s) => s.groupByFolder);
   const setGrouped = useCatalog((s) => s.setGroupByFolder);
   const setError = useUi((s) => s.setError);
@@ -131,15 +160,22 @@ export function Catalog() {
   }, [load, setError]);
 
   const q = filter.trim().toLowerCase();
-  const shown = useMemo(() => entries.filter((e) => matches(e, q)), [entries, q]);
+  const hostList = useMemo(() => hosts(entries), [entries]);
+  // A host filter for a host that is gone (node removed) shows every host.
+  const onHost = hostList.some((h) => h.id === host) ? host : '';
+  const shown = useMemo(
+    () => entries.filter((e) => (!onHost || e.hostId === onHost) && matches(e, q)),
+    [entries, q, onHost],
+  );
   const groups = useMemo(() => (grouped ? byFolder(shown) : []), [grouped, shown]);
 
   return (
     <section className="page" data-testid="catalog" data-ready={loaded && !loading ? 'true' : 'false'}>
       <h1>Catalog</h1>
       <p className="muted">
-        Agent sessions already on this machine (Claude Code, Codex CLI, OpenCode, Pi). Adopt one to bring it
-        under watch; direct human activity upstream is then recorded in its signal log.
+        Agent sessions already on this machine and on your nodes (Settings → Nodes): Claude Code, Codex CLI,
+        OpenCode, Pi. Adopt one to bring it under watch; direct human activity upstream is then recorded in
+        its signal log.
       </p>
       {loaded && <Roots roots={roots} open={entries.length === 0} />}
       <div className="inline catalog-tools">
@@ -151,6 +187,21 @@ export function Catalog() {
           value={filter}
           onChange={(e) => setFilter(e.target.value)}
         />
+        {hostList.length > 1 && (
+          <select
+            data-testid="catalog-host-filter"
+            aria-label="Machine"
+            value={onHost}
+            onChange={(e) => setHost(e.target.value)}
+          >
+            <option value="">All machines</option>
+            {hostList.map((h) => (
+              <option key={h.id} value={h.id}>
+                {h.name}
+              </option>
+            ))}
+          </select>
+        )}
         <label className="small">
           <input
             type="checkbox"
@@ -193,10 +244,10 @@ export function Catalog() {
               <h2 className="mono" title={g.folder}>
                 {g.folder} <span className="muted small">({g.entries.length})</span>
               </h2>
-              <Table entries={g.entries} showFolder={false} />
+              <Table entries={g.entries} show={{ folder: false, host: hostList.length > 1 }} />
             </section>
           ))
-        : shown.length > 0 && <Table entries={shown} showFolder />}
+        : shown.length > 0 && <Table entries={shown} show={{ folder: true, host: hostList.length > 1 }} />}
     </section>
   );
 }

@@ -68,7 +68,9 @@ function Item({ item }: { item: InboxItem }) {
           <button
             type="button"
             data-testid="inbox-readopt"
-            onClick={() => readopt(item.provider!, item.threadId!).then((k) => openSession(k), fail)}
+            onClick={() =>
+              readopt(item.provider!, item.threadId!, item.hostId).then((k) => openSession(k), fail)
+            }
           >
             Re-adopt
           </button>

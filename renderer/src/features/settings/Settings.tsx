@@ -6,6 +6,7 @@ import { errorMessage } from '../../lib/api';
 import { AcpProfiles } from './AcpProfiles';
 import { AcpRegistry } from './AcpRegistry';
 import { McpCredentials } from './McpCredentials';
+import { Nodes } from './Nodes';
 import { Retention } from './Retention';
 import { SecretStorage } from './SecretStorage';
 import { Backups } from './Backups';
@@ -154,6 +155,7 @@ export function Settings() {
       <AcpProfiles />
       <AcpRegistry />
       <McpCredentials />
+      <Nodes />
       <Appearance />
       <Retention />
       <Backups />

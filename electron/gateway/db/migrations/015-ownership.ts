@@ -12,8 +12,8 @@ import type { Migration } from '../migrate';
 // * `ownership_clock`: the one epoch counter. Every claim and every join takes the next value, so
 //   an epoch is never reused and a gateway learns every change made elsewhere by reading the rows
 //   above the last epoch it saw.
-export const migration014: Migration = {
-  version: 14,
+export const migration015: Migration = {
+  version: 15,
   name: 'ownership',
   up: `
 CREATE TABLE owners (

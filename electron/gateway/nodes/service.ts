@@ -1,0 +1,366 @@
+// Paired nodes in the gateway (issue 19.3): the registry (catalog_nodes), one live connection per
+// node, its state for Settings (online / offline since, last check, sessions seen), and
+// reconnecting by itself with a backoff up to a minute while the node is listed. Adding a node
+// first reaches it and reads its hello: a node that cannot be reached, or speaks another
+// protocol, is never half-added.
+// Over 300 lines on purpose: the registry and each node's live state (connecting, online,
+// offline since, backoff) are one state machine, kept in one place.
+import type { Db } from '../db/open';
+import { GatewayError, notFound } from '../errors';
+import type { Cancel, Scheduler } from '../scheduler';
+import type { GatewayEvent, Logger, NodeInfo } from '../types';
+import { NodeOfflineError, type NodeConnection } from './connection';
+import type { Consent } from '../trust/consent';
+import { launchNode, namedCommandLine, NodeStartError, type LaunchOptions, type NodeSpec } from './launch';
+import type { NodeHello } from './protocol';
+
+export const RECONNECT_FIRST_MS = 1000;
+export const RECONNECT_MAX_MS = 60_000;
+
+export interface NodeAddInput {
+  ssh?: string;
+  command?: string[];
+  nodeCommand?: string[];
+  name?: string;
+  /** Addition: with ssh and the bundled node file, start it with --allow-continue. */
+  allowContinue?: boolean;
+}
+
+export interface NodesDeps {
+  db: Db;
+  now: () => number;
+  scheduler: Scheduler;
+  logger: Logger;
+  emit(e: GatewayEvent): void;
+  launch: Omit<LaunchOptions, 'helloTimeoutMs'>;
+  /** How long a node may take to start and say hello (SSH included). */
+  helloTimeoutMs: number;
+  /** The person's consent to a node command they named (default: none asked, trusted). */
+  confirm?: Consent['confirm'];
+  /** The links of a removed node go with it (no upstream_missing: the person chose it). */
+  removeLinks(hostId: string): void;
+}
+
+interface Row {
+  id: string;
+  name: string;
+  ssh: string | null;
+  command_json: string | null;
+  node_command_json: string | null;
+  allow_continue: number;
+  sessions_seen: number | null;
+  last_check_at: number | null;
+}
+
+interface Live {
+  conn?: NodeConnection;
+  hello?: NodeHello;
+  connecting?: Promise<NodeConnection>;
+  offlineSince?: number;
+  lastError?: string;
+  backoffMs: number;
+  retry?: Cancel;
+}
+
+function spec(r: Row): NodeSpec {
+  return r.ssh
+    ? {
+        ssh: r.ssh,
+        ...(r.node_command_json ? { nodeCommand: JSON.parse(r.node_command_json) as string[] } : {}),
+        allowContinue: r.allow_continue === 1,
+      }
+    : { command: JSON.parse(r.command_json!) as string[] };
+}
+
+export function createNodes(deps: NodesDeps) {
+  const { db, now, logger } = deps;
+  const q = {
+    all: db.prepare<[], Row>('SELECT * FROM catalog_nodes ORDER BY created_at, id'),
+    get: db.prepare<[string], Row>('SELECT * FROM catalog_nodes WHERE id = ?'),
+    insert: db.prepare(
+      `INSERT INTO catalog_nodes (id, name, ssh, command_json, node_command_json, allow_continue, sessions_seen, last_check_at, created_at, updated_at)
+       VALUES (@id, @name, @ssh, @command, @nodeCommand, @allowContinue, @sessions, @at, @at, @at)`,
+    ),
+    rename: db.prepare('UPDATE catalog_nodes SET name = ?, updated_at = ? WHERE id = ?'),
+    checked: db.prepare('UPDATE catalog_nodes SET last_check_at = ? WHERE id = ?'),
+    seen: db.prepare('UPDATE catalog_nodes SET sessions_seen = ?, last_check_at = ? WHERE id = ?'),
+    remove: db.prepare('DELETE FROM catalog_nodes WHERE id = ?'),
+  };
+  const live = new Map<string, Live>();
+  let timers = false;
+  let closed = false;
+  // Node ids change only through add/remove here (or another gateway): a cached set keeps
+  // isNode() free of queries on the monitor's path.
+  let ids: Set<string> | undefined;
+  const allIds = () => (ids ??= new Set(q.all.all().map((r) => r.id)));
+
+  const state = (id: string): Live => {
+    let l = live.get(id);
+    if (!l) live.set(id, (l = { backoffMs: RECONNECT_FIRST_MS }));
+    return l;
+  };
+
+  function info(r: Row): NodeInfo {
+    const l = live.get(r.id);
+    const online = l?.conn !== undefined && !l.conn.closed;
+    return {
+      id: r.id,
+      name: r.name,
+      ...(r.ssh ? { ssh: r.ssh } : {}),
+      ...(r.command_json ? { command: JSON.parse(r.command_json) as string[] } : {}),
+      ...(r.node_command_json ? { nodeCommand: JSON.parse(r.node_command_json) as string[] } : {}),
+      state: online ? 'online' : 'offline',
+      ...(r.last_check_at !== null ? { lastCheckAt: r.last_check_at } : {}),
+      ...(!online && l?.offlineSince !== undefined ? { offlineSince: l.offlineSince } : {}),
+      ...(r.sessions_seen !== null ? { sessions: r.sessions_seen } : {}),
+      allowContinue: l?.hello ? l.hello.allowContinue : r.allow_continue === 1,
+      ...(!online && l?.lastError ? { lastError: l.lastError } : {}),
+      ...(l?.hello
+        ? {
+            nodeVersion: l.hello.nodeVersion,
+            providers: l.hello.providers.map(({ id, label, available, reason }) => ({
+              id,
+              label,
+              available,
+              ...(reason ? { reason } : {}),
+            })),
+          }
+        : {}),
+    };
+  }
+
+  const changed = () => deps.emit({ type: 'nodes:changed' });
+
+  function wentOffline(id: string, why: string): void {
+    const l = state(id);
+    l.conn = undefined;
+    l.offlineSince ??= now();
+    l.lastError = why;
+    changed();
+    if (timers && !closed && q.get.get(id)) {
+      l.retry?.();
+      const wait = l.backoffMs;
+      l.backoffMs = Math.min(RECONNECT_MAX_MS, l.backoffMs * 2);
+      l.retry = deps.scheduler.after(wait, () => {
+        l.retry = undefined;
+        connection(id).catch(() => {
+          // Logged by connect; the next backoff is scheduled by wentOffline.
+        });
+      });
+    }
+  }
+
+  function adopt(id: string, conn: NodeConnection, hello: NodeHello): void {
+    const l = state(id);
+    l.conn = conn;
+    l.hello = hello;
+    l.offlineSince = undefined;
+    l.lastError = undefined;
+    l.backoffMs = RECONNECT_FIRST_MS;
+    conn.onClose(() => {
+      if (l.conn !== conn) return;
+      const why = conn.closeReason();
+      logger.warn('nodes: node offline', { nodeId: id, reason: why });
+      wentOffline(id, why);
+    });
+    changed();
+  }
+
+  /** The live connection of a listed node, started when there is none (bounded by the hello timeout). */
+  function connection(id: string): Promise<NodeConnection> {
+    if (closed) return Promise.reject(new NodeOfflineError('the gateway is closing'));
+    const l = state(id);
+    if (l.conn && !l.conn.closed) return Promise.resolve(l.conn);
+    if (l.connecting) return l.connecting;
+    const row = q.get.get(id);
+    if (!row) return Promise.reject(notFound(`Unknown node: ${id}`));
+    l.retry?.();
+    l.retry = undefined;
+    const attempt = launchNode(spec(row), { ...deps.launch, helloTimeoutMs: deps.helloTimeoutMs })
+      .then(({ conn, hello }) => {
+        if (closed || !q.get.get(id)) {
+          conn.close('the node was removed');
+          throw new NodeOfflineError('the node was removed');
+        }
+        if (hello.nodeId !== id) {
+          conn.close('another node answered');
+          throw new NodeOfflineError(
+            `another machine answered (node id ${hello.nodeId}, expected ${id}): remove this node and add it again if that is intended`,
+          );
+        }
+        adopt(id, conn, hello);
+        logger.info('nodes: node online', { nodeId: id });
+        return conn;
+      })
+      .catch((err: unknown) => {
+        const why = err instanceof Error ? err.message : String(err);
+        logger.warn('nodes: cannot reach node', { nodeId: id, reason: why });
+        wentOffline(id, why);
+        throw err instanceof NodeOfflineError ? err : new NodeOfflineError(why);
+      })
+      .finally(() => {
+        l.connecting = undefined;
+      });
+    l.connecting = attempt;
+    return attempt;
+  }
+
+  /** A node that cannot be started is unavailable, with the cause in words (launch.ts). */
+  function startError<T>(fn: () => T): T {
+    const map = (err: unknown): never => {
+      if (err instanceof NodeStartError) throw new GatewayError('unavailable', err.message);
+      throw err;
+    };
+    try {
+      const r = fn();
+      return (r instanceof Promise ? r.catch(map) : r) as T;
+    } catch (err) {
+      return map(err);
+    }
+  }
+
+  function checkInput(input: NodeAddInput): NodeSpec {
+    if (typeof input !== 'object' || input === null)
+      throw new GatewayError('invalid_argument', 'node input is required');
+    const hasSsh = input.ssh !== undefined;
+    const hasCommand = input.command !== undefined;
+    if (hasSsh === hasCommand)
+      throw new GatewayError('invalid_argument', 'Give exactly one of ssh (an SSH destination) and command');
+    if (hasCommand && input.nodeCommand !== undefined)
+      throw new GatewayError('invalid_argument', 'nodeCommand goes with ssh only');
+    if (input.name !== undefined && (typeof input.name !== 'string' || input.name.length > 100))
+      throw new GatewayError('invalid_argument', 'name must be a string of at most 100 characters');
+    return hasSsh
+      ? {
+          ssh: input.ssh!,
+          ...(input.nodeCommand ? { nodeCommand: input.nodeCommand } : {}),
+          ...(input.allowContinue ? { allowContinue: true } : {}),
+        }
+      : { command: input.command! };
+  }
+
+  return {
+    /** Reaches the node, reads its hello and lists its sessions; only then is it stored. */
+    async add(input: NodeAddInput): Promise<NodeInfo> {
+      const s = checkInput(input);
+      const argv = startError(() => namedCommandLine(s, deps.launch));
+      // A command the person named starts a program: they see it and allow it once.
+      if (argv)
+        await deps.confirm?.(
+          {
+            kind: 'node',
+            title: `Add a node: run this command to reach ${s.ssh ?? 'the node'}`,
+            command: { program: argv[0]!, args: argv.slice(1) },
+          },
+          { remember: `node:${JSON.stringify(argv)}` },
+        );
+      const { conn, hello } = await startError(() =>
+        launchNode(s, { ...deps.launch, helloTimeoutMs: deps.helloTimeoutMs }),
+      );
+      const existing = q.get.get(hello.nodeId);
+      if (existing) {
+        conn.close('already added');
+        throw new GatewayError('invalid_argument', `That machine is already a node: ${existing.name}`);
+      }
+      let sessions: number | null = null;
+      try {
+        const listed = await conn.request<{ entries?: unknown[] }>('list', {}, deps.helloTimeoutMs);
+        sessions = Array.isArray(listed?.entries) ? listed.entries.length : null;
+      } catch (err) {
+        conn.close('list failed');
+        throw new GatewayError(
+          'unavailable',
+          `The node answered but could not list its sessions: ${(err as Error).message}`,
+        );
+      }
+      if (closed) {
+        conn.close('the gateway is closing');
+        throw new GatewayError('unavailable', 'the gateway is closing');
+      }
+      const name = input.name?.trim() || hello.name;
+      q.insert.run({
+        id: hello.nodeId,
+        name,
+        ssh: s.ssh ?? null,
+        command: s.command ? JSON.stringify(s.command) : null,
+        nodeCommand: s.nodeCommand ? JSON.stringify(s.nodeCommand) : null,
+        allowContinue: s.allowContinue ? 1 : 0,
+        sessions,
+        at: now(),
+      });
+      ids = undefined;
+      adopt(hello.nodeId, conn, hello);
+      deps.emit({ type: 'catalog:changed' });
+      logger.info('nodes: node added', { nodeId: hello.nodeId });
+      return info(q.get.get(hello.nodeId)!);
+    },
+    list(): NodeInfo[] {
+      return q.all.all().map(info);
+    },
+    get(id: string): NodeInfo | undefined {
+      const r = q.get.get(id);
+      return r ? info(r) : undefined;
+    },
+    /** Is this host id a listed node (its links are checked over the link)? */
+    isNode(hostId: string): boolean {
+      return allIds().has(hostId);
+    },
+    rename(id: string, name: string): NodeInfo {
+      const n = typeof name === 'string' ? name.trim() : '';
+      if (!n || n.length > 100)
+        throw new GatewayError('invalid_argument', 'name must be 1 to 100 characters');
+      if (q.rename.run(n, now(), id).changes === 0) throw notFound(`Unknown node: ${id}`);
+      changed();
+      deps.emit({ type: 'catalog:changed' });
+      return info(q.get.get(id)!);
+    },
+    /** Forgets the node and its links (its sessions stay); the connection ends. */
+    remove(id: string): void {
+      if (!q.get.get(id)) throw notFound(`Unknown node: ${id}`);
+      db.transaction(() => {
+        deps.removeLinks(id);
+        q.remove.run(id);
+      })();
+      ids = undefined;
+      const l = live.get(id);
+      live.delete(id);
+      l?.retry?.();
+      l?.conn?.close('the node was removed');
+      changed();
+      deps.emit({ type: 'catalog:changed' });
+    },
+    connection,
+    /** The node's hello from its current or last connection. */
+    hello(id: string): NodeHello | undefined {
+      return live.get(id)?.hello;
+    },
+    online(id: string): boolean {
+      const c = live.get(id)?.conn;
+      return c !== undefined && !c.closed;
+    },
+    /** A check or list reached the node. */
+    checked(id: string, sessions?: number): void {
+      if (sessions === undefined) q.checked.run(now(), id);
+      else q.seen.run(sessions, now(), id);
+      changed();
+    },
+    /** The node did not answer in time: drop the connection (it shows offline; the next use reconnects). */
+    drop(id: string, reason: string): void {
+      live.get(id)?.conn?.drop(reason);
+    },
+    /** With the gateway's timers: reach every node now, and reconnect by itself when one drops. */
+    start(): void {
+      timers = true;
+      for (const r of q.all.all()) connection(r.id).catch(() => {});
+    },
+    close(): void {
+      closed = true;
+      for (const l of live.values()) {
+        l.retry?.();
+        l.conn?.close('the gateway closed');
+      }
+    },
+  };
+}
+
+export type NodesService = ReturnType<typeof createNodes>;

@@ -1,0 +1,107 @@
+// The node serves nothing outside its catalog roots. Every file operation of the providers goes
+// through this file system: the path must lie under a root once `..` is resolved, and once every
+// symlink on the way is resolved too (a link inside a root that points elsewhere is refused).
+// Directories' real paths are cached for one request, and so is each checked file's lstat, so a
+// check of 1,000 idle transcripts costs one lstat each (which is their stat too), not a realpath.
+import fs from 'node:fs';
+import path from 'node:path';
+import { nodeFs, type CatalogFs } from '../gateway/catalog/kit/fsio';
+
+export class OutsideRootsError extends Error {
+  readonly code = 'EOUTSIDE';
+  constructor(readonly target: string) {
+    super(`outside the catalog roots: ${target}`);
+    this.name = 'OutsideRootsError';
+  }
+}
+
+function under(p: string, root: string): boolean {
+  return p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+}
+
+export interface GuardedFs extends CatalogFs {
+  /** Throws OutsideRootsError unless `p` (and what it resolves to) lies under a root. */
+  check(p: string): fs.Stats | null;
+  /** Forget cached directory paths (start of a request). */
+  reset(): void;
+}
+
+export function guardedFs(roots: readonly string[], base: CatalogFs = nodeFs): GuardedFs {
+  const lexical = roots.map((r) => path.resolve(r));
+  const realDirs = new Map<string, string | null>();
+  /** Files checked in this request: their lstat (a plain file's stat), or null (missing, a link). */
+  const checked = new Map<string, fs.Stats | null>();
+  let realRoots: string[] | undefined;
+
+  const realRootList = () =>
+    (realRoots ??= lexical.flatMap((r) => {
+      try {
+        return [fs.realpathSync.native(r)];
+      } catch {
+        return [];
+      }
+    }));
+
+  /** Real path of a directory (cached), or null when it does not exist. */
+  function realDir(dir: string): string | null {
+    let r = realDirs.get(dir);
+    if (r === undefined) {
+      try {
+        r = fs.realpathSync.native(dir);
+      } catch {
+        r = null;
+      }
+      realDirs.set(dir, r);
+    }
+    return r;
+  }
+
+  /** Throws OutsideRootsError unless `p` lies under a root; its lstat when it is a plain entry. */
+  function check(p: string): fs.Stats | null {
+    const abs = path.resolve(p);
+    const seen = checked.get(abs);
+    if (seen !== undefined) return seen;
+    if (!lexical.some((r) => under(abs, r))) throw new OutsideRootsError(p);
+    const real = realRootList();
+    const dir = realDir(path.dirname(abs));
+    // A missing directory: nothing can be read there; the operation itself says ENOENT.
+    if (dir === null) return null;
+    let target = path.join(dir, path.basename(abs));
+    const st = fs.lstatSync(target, { throwIfNoEntry: false });
+    if (st?.isSymbolicLink()) {
+      try {
+        target = fs.realpathSync.native(target);
+      } catch {
+        return null;
+      }
+    }
+    if (!real.some((r) => under(target, r))) throw new OutsideRootsError(p);
+    const plain = st && !st.isSymbolicLink() ? st : null;
+    checked.set(abs, plain);
+    return plain;
+  }
+
+  return {
+    check,
+    reset() {
+      realDirs.clear();
+      checked.clear();
+      realRoots = undefined;
+    },
+    statSync(p) {
+      // A plain entry's lstat is its stat (one system call per idle transcript).
+      return check(p) ?? base.statSync(p);
+    },
+    openSync(p, flags) {
+      if (flags !== 'r') throw new Error('the node opens files read-only');
+      check(p);
+      return base.openSync(p, flags);
+    },
+    readSync: (fd, buf, off, len, pos) => base.readSync(fd, buf, off, len, pos),
+    closeSync: (fd) => base.closeSync(fd),
+    readdirSync(p, opts) {
+      check(p);
+      return base.readdirSync(p, opts);
+    },
+  };
+}

@@ -1,0 +1,345 @@
+// What a node answers (issue 19.1): one machine's catalog through the same provider modules and
+// rules as the gateway's own, read-only. list, find (describe one), baseline, probe (what was
+// added since a marker: bounded, classified), tail (what adoption imports), and continue only
+// when started with --allow-continue. Every ref a gateway sends is checked against the roots
+// before anything is read; every answer is capped.
+// Over 300 lines on purpose: one handler per protocol operation, each checking its own
+// arguments; together they are everything a node answers.
+import path from 'node:path';
+import type { CatalogEntry } from '../gateway/types';
+import { isNotFound } from '../gateway/catalog/kit/fsio';
+import type { SqliteOpener } from '../gateway/catalog/kit/sqlite';
+import { runContinue } from './continue';
+import { checkThreadId, guardSource } from '../gateway/catalog/thread-ids';
+import type {
+  MarkerFields,
+  ProbeOutcome,
+  ProviderModule,
+  ProviderSource,
+  SourceRef,
+  VisibleMessage,
+} from '../gateway/catalog/provider';
+import {
+  ANSWER_CAP,
+  PROTOCOL,
+  READ_CAP,
+  isObject,
+  type ErrorCode,
+  type NodeHello,
+  type ProviderStatus,
+} from '../gateway/nodes/protocol';
+import { guardedFs, OutsideRootsError } from './guard';
+import type { NodeSqlite } from './sqlite';
+
+export class NodeError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'NodeError';
+  }
+}
+
+export interface NodeServiceOptions {
+  nodeId: string;
+  name: string;
+  providers: readonly ProviderModule[];
+  /** Each provider's root (already resolved: overrides, else the tool's default). */
+  roots: Readonly<Record<string, string>>;
+  sqlite: NodeSqlite;
+  allowContinue: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Entries of a list answer: the catalog's view without this gateway's host fields. */
+export type NodeEntry = Omit<CatalogEntry, 'hostId' | 'hostName' | 'remote' | 'adopted'>;
+
+/** A probe outcome as it crosses the link (errors as text; `refused`: the ref was not served). */
+export type WireOutcome =
+  | Exclude<ProbeOutcome, { kind: 'inconclusive' }>
+  | { kind: 'inconclusive'; error: string }
+  | { kind: 'refused'; code: ErrorCode; error: string }
+  /** Nothing new and the marker as the gateway sent it (most links on most checks). */
+  | { kind: 'idle' };
+
+/** The folders a provider reads: its root, and what it reads beside it (Codex's archive). */
+export function readRoots(m: ProviderModule, root: string): string[] {
+  return [root, ...(m.extraRoots?.(root) ?? [])];
+}
+
+const MAX_ITEMS = 2000;
+const MAX_TEXT = 1024 * 1024;
+
+function bad(message: string): never {
+  throw new NodeError('bad_request', message);
+}
+
+function str(v: unknown, what: string, max = 4096): string {
+  if (typeof v !== 'string' || v.length === 0 || v.length > max || v.includes('\0'))
+    bad(`${what} must be a non-empty string of at most ${max} characters`);
+  return v;
+}
+
+function strOrNull(v: unknown, what: string, max: number): string | null {
+  if (v === null || v === undefined) return null;
+  return str(v, what, max);
+}
+
+export function createNodeService(o: NodeServiceOptions) {
+  const roots = Object.entries(o.roots).flatMap(([id, r]) => {
+    const m = o.providers.find((p) => p.id === id);
+    return m ? readRoots(m, r) : [];
+  });
+  const gfs = guardedFs(roots);
+  const sqlite: SqliteOpener = (file) => {
+    if (!o.sqlite.ok) throw new NodeError('unavailable', o.sqlite.reason);
+    gfs.check(file);
+    return o.sqlite.open(file);
+  };
+  const sources = new Map<
+    string,
+    { module: ProviderModule; source: ProviderSource; status: ProviderStatus }
+  >();
+  for (const m of o.providers) {
+    const root = o.roots[m.id];
+    if (!root) continue;
+    const needsSqlite = m.id === 'opencode';
+    const status: ProviderStatus = {
+      id: m.id,
+      label: m.label,
+      root,
+      available: !needsSqlite || o.sqlite.ok,
+      ...(needsSqlite && !o.sqlite.ok ? { reason: o.sqlite.reason } : {}),
+    };
+    sources.set(m.id, { module: m, source: guardSource(m, m.open(root, { fs: gfs, sqlite })), status });
+  }
+
+  const hello: NodeHello = {
+    type: 'hello',
+    protocol: PROTOCOL,
+    nodeId: o.nodeId,
+    name: o.name,
+    nodeVersion: process.versions.node,
+    platform: process.platform,
+    providers: [...sources.values()].map((s) => s.status),
+    allowContinue: o.allowContinue,
+  };
+
+  function provider(v: unknown) {
+    const id = str(v, 'provider', 64);
+    const p = sources.get(id);
+    if (!p) throw new NodeError('not_found', `this node has no catalog provider "${id}"`);
+    if (!p.status.available)
+      throw new NodeError('unavailable', p.status.reason ?? `${p.module.label} unavailable`);
+    return p;
+  }
+
+  /** A ref from the gateway: plain strings; every absolute path in it under the roots. */
+  function ref(v: unknown): SourceRef {
+    if (!isObject(v)) bad('ref must be an object');
+    const out: Record<string, string> = {};
+    for (const [k, val] of Object.entries(v)) {
+      out[k] = str(val, `ref.${k}`);
+      // Lexically and once links are resolved (check does both).
+      if (path.isAbsolute(out[k]!)) gfs.check(out[k]!);
+    }
+    if (typeof out.kind !== 'string') bad('ref.kind is required');
+    return out as SourceRef;
+  }
+
+  function marker(v: unknown): MarkerFields {
+    if (!isObject(v)) bad('marker must be an object');
+    const offset = v.offset;
+    if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0)
+      bad('marker.offset must be a non-negative integer');
+    return {
+      offset,
+      inode: strOrNull(v.inode, 'marker.inode', 200),
+      markerJson: strOrNull(v.markerJson, 'marker.markerJson', 64 * 1024),
+      scanState: strOrNull(v.scanState, 'marker.scanState', 256 * 1024),
+    };
+  }
+
+  function list(): { entries: NodeEntry[]; truncated: boolean } {
+    const all: NodeEntry[] = [];
+    for (const [id, p] of sources) {
+      if (!p.status.available) continue;
+      let units: string[] = [];
+      try {
+        units = p.source.units();
+      } catch (err) {
+        console.error(`node: cannot list ${id} sessions: ${String(err)}`);
+      }
+      for (const u of units) {
+        try {
+          for (const l of p.source.describe(u)) all.push(l.entry);
+        } catch (err) {
+          if (!isNotFound(err)) console.error(`node: cannot read a ${id} session: ${String(err)}`);
+        }
+      }
+      p.source.endCheck?.();
+    }
+    all.sort((a, b) => (b.lastActivityAt ?? 0) - (a.lastActivityAt ?? 0));
+    const entries: NodeEntry[] = [];
+    let size = 0;
+    for (const e of all) {
+      size += JSON.stringify(e).length + 1;
+      if (size > ANSWER_CAP) return { entries, truncated: true };
+      entries.push(e);
+    }
+    return { entries, truncated: false };
+  }
+
+  function probeOne(item: unknown, now: number, visible: boolean, used: Set<ProviderSource>): WireOutcome {
+    try {
+      if (!isObject(item)) bad('each probe item must be an object');
+      const p = provider(item.provider);
+      const r = ref(item.ref);
+      const m = marker(item.marker);
+      const own = Array.isArray(item.own) ? item.own.filter((k) => typeof k === 'string').slice(0, 10) : [];
+      used.add(p.source);
+      const out = p.source.probe(r, m, {
+        ownTexts: new Set(own as string[]),
+        now,
+        ...(visible ? { visible: true } : {}),
+      });
+      if (out.kind === 'inconclusive') return { kind: 'inconclusive', error: errorText(out.error) };
+      if (
+        out.kind === 'activity' &&
+        out.turns === 0 &&
+        !out.changed &&
+        !out.messages?.length &&
+        out.occurredAt === undefined
+      )
+        return { kind: 'idle' };
+      return out;
+    } catch (err) {
+      if (err instanceof OutsideRootsError)
+        return { kind: 'refused', code: 'outside_roots', error: err.message };
+      if (err instanceof NodeError) return { kind: 'refused', code: err.code, error: err.message };
+      return { kind: 'inconclusive', error: errorText(err) };
+    }
+  }
+
+  /**
+   * An outcome's size on the wire: exact when it carries messages, else a bound (every string
+   * escaped at worst 6×): idle outcomes are the common case and need no second stringify.
+   */
+  function wireSize(r: WireOutcome): number {
+    if (r.kind === 'activity' && r.messages) return JSON.stringify(r).length;
+    const m = r.kind === 'activity' || r.kind === 'rebaseline' ? r.marker : undefined;
+    const strings =
+      (m ? (m.inode?.length ?? 0) + (m.markerJson?.length ?? 0) + (m.scanState?.length ?? 0) : 0) +
+      ('error' in r ? r.error.length : 0) +
+      ('reason' in r ? r.reason.length : 0) +
+      ('from' in r ? r.from.length : 0);
+    return 256 + 6 * strings;
+  }
+
+  /** Outcomes in order until the answer would pass its cap; the gateway sends the rest again. */
+  function probe(args: Record<string, unknown>): { results: WireOutcome[] } {
+    const items = args.items;
+    if (!Array.isArray(items) || items.length > MAX_ITEMS)
+      bad(`items must be an array of at most ${MAX_ITEMS}`);
+    const now = typeof args.now === 'number' && Number.isFinite(args.now) ? args.now : Date.now();
+    const visible = args.visible === true;
+    const used = new Set<ProviderSource>();
+    const results: WireOutcome[] = [];
+    let size = 0;
+    try {
+      for (const item of items) {
+        let r = probeOne(item, now, visible, used);
+        let n = wireSize(r);
+        if (r.kind === 'activity' && r.messages && n > READ_CAP * 2) {
+          // The live transcript loses this window's messages; the count stays exact.
+          const { messages: _dropped, ...rest } = r;
+          r = rest;
+          n = JSON.stringify(r).length;
+        }
+        if (results.length > 0 && size + n > ANSWER_CAP) break;
+        size += n;
+        results.push(r);
+      }
+    } finally {
+      for (const s of used) s.endCheck?.();
+    }
+    return { results };
+  }
+
+  function tail(args: Record<string, unknown>): { messages: VisibleMessage[] } {
+    const p = provider(args.provider);
+    const limit = typeof args.limit === 'number' ? Math.max(0, Math.min(500, Math.floor(args.limit))) : 500;
+    const messages = p.source.readTail(ref(args.ref), limit);
+    // Newest kept: drop the oldest until the answer fits one read.
+    let size = messages.reduce((n, m) => n + JSON.stringify(m).length, 0);
+    while (messages.length > 0 && size > READ_CAP) size -= JSON.stringify(messages.shift()).length;
+    return { messages };
+  }
+
+  async function handle(op: string, rawArgs: unknown): Promise<unknown> {
+    gfs.reset();
+    const args = isObject(rawArgs) ? rawArgs : {};
+    switch (op) {
+      case 'list':
+        return list();
+      case 'find': {
+        const p = provider(args.provider);
+        const threadId = str(args.threadId, 'threadId', 200);
+        const loc = p.source.find(threadId);
+        if (!loc)
+          throw new NodeError(
+            'not_found',
+            `${p.module.label} session ${threadId} was not found on this node`,
+          );
+        return { entry: loc.entry, ref: loc.ref };
+      }
+      case 'baseline': {
+        const p = provider(args.provider);
+        try {
+          return p.source.baseline(ref(args.ref));
+        } catch (err) {
+          if (isNotFound(err)) throw new NodeError('not_found', 'the session was not found on this node');
+          throw err;
+        }
+      }
+      case 'probe':
+        return probe(args);
+      case 'tail':
+        return tail(args);
+      case 'continue': {
+        if (!o.allowContinue)
+          throw new NodeError(
+            'continue_disabled',
+            'this node was started without --allow-continue: it only reads sessions, it does not send into them',
+          );
+        const p = provider(args.provider);
+        // Ids are data, never flags: checked here too (the gateway is not trusted with the CLI).
+        const threadId = checkThreadId(p.module, str(args.threadId, 'threadId', 200));
+        const text = str(args.text, 'text', MAX_TEXT);
+        const cwd = typeof args.cwd === 'string' ? args.cwd : null;
+        const cmd = p.source.continueCommand?.(threadId, text);
+        if (!cmd)
+          throw new NodeError('unavailable', `Continue is not available for ${p.module.label} sessions yet`);
+        return runContinue(cmd, { env: o.env, cwd });
+      }
+      default:
+        return bad(`unknown op "${op.slice(0, 64)}"`);
+    }
+  }
+
+  return { hello, handle };
+}
+
+export function errorText(err: unknown): string {
+  const m = err instanceof Error ? err.message : String(err);
+  return m.slice(0, 1000);
+}
+
+/** The answer's error for anything a handler threw. */
+export function wireError(err: unknown): { code: ErrorCode; message: string } {
+  if (err instanceof NodeError) return { code: err.code, message: err.message };
+  if (err instanceof OutsideRootsError) return { code: 'outside_roots', message: err.message };
+  if (isNotFound(err)) return { code: 'not_found', message: errorText(err) };
+  return { code: 'failed', message: errorText(err) };
+}

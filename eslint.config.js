@@ -37,6 +37,7 @@ export const LAYERS = [
   { files: 'electron/gateway/tools', folders: ['runtime', 'catalog', 'api', 'mcp'], why: 'the tool registry sits under the runtime (agent tools register into it)' },
   { files: 'electron/gateway/runtime', folders: ['catalog', 'api', 'mcp'], why: 'the runtime reaches the catalog only through what the composition root passes in' },
   { files: 'electron/gateway/trust', folders: ['state', 'sessions', 'tools', 'runtime', 'catalog', 'api', 'mcp'], why: 'trust/ (consent, sealed secrets) sits under everything that asks it' },
+  { files: 'electron/gateway/ownership', folders: ['state', 'sessions', 'tools', 'runtime', 'catalog', 'api', 'mcp'], why: 'ownership/ (which gateway runs a session) sits just above db/: every path that acts asks it' },
   { files: 'electron/gateway/catalog', folders: ['state', 'sessions', 'tools', 'runtime', 'api', 'mcp'], why: 'the catalog sees sessions and state through types.ts only' },
   { files: 'electron/gateway/nodes', folders: ['state', 'sessions', 'tools', 'runtime', 'catalog', 'api', 'mcp'], why: 'nodes/ (paired machines) sits under the catalog that reads through it; it sees no sessions or state' },
   { files: 'electron/gateway/mcp', folders: ['catalog', 'api'], why: 'mcp/ carries the session tools to outside agents: it sees the tools, never the catalog or the handlers' },

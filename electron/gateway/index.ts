@@ -11,6 +11,7 @@ import { createMcp, type Mcp } from './mcp';
 import { createCredentialStore } from './mcp/credentials';
 import { resolveShim } from './mcp/shim';
 import { consoleLogger, EventHub } from './events';
+import { createOwnership, type Ownership } from './ownership';
 import { createAcpProfileStore } from './runtime/acp/profile-store';
 import { createAcpRegistry, type AcpRegistry } from './runtime/acp/registry/install';
 import { createAcpProfiles, type AcpProfiles } from './runtime/acp/profiles';
@@ -61,6 +62,7 @@ import type {
 
 export type * from './types';
 export { GatewayError } from './errors';
+export { NotOwnerError } from './ownership';
 export type { AskPerson, CommandLine, ConsentQuestion } from './trust/consent';
 export type { SafeStorageLike } from './trust/secrets';
 export { realScheduler } from './scheduler';
@@ -123,6 +125,13 @@ export interface Gateway {
   db: Db;
   /** Rolling daily backups of the database (started with autoStart). */
   backups: BackupService;
+  /**
+   * Addition (issue 13.5): which sessions this gateway runs when several share the database.
+   * `owns(key)` is the question to ask before acting for a session (serving its MCP calls,
+   * checking its upstream link); `fenced(key, write)` runs a write that must not land once another
+   * gateway holds the session.
+   */
+  ownership: Pick<Ownership, 'gatewayId' | 'owns' | 'holds' | 'epoch' | 'fenced'>;
   close(): void;
 }
 
@@ -174,10 +183,17 @@ export function createGateway(options: GatewayOptions): Gateway {
       return removed;
     },
   };
+  // This gateway's lock, then the sessions it runs: gone gateways' sessions are taken over now.
+  const ownership = createOwnership({ db, tx, dataDir: options.dataDir, logger });
+  const atStart = ownership.start();
 
   // The state core: signal log, cursors, notices and wakes.
   const queues = new NoticeQueues((sessionKey, entry) => emit({ type: 'notice:queued', sessionKey, entry }));
-  const waker = new HeartbeatWaker(now, (key) => isMainKey(key) || agentStore.isMainKey(key), scheduler);
+  const waker = new HeartbeatWaker(
+    now,
+    (key) => (isMainKey(key) || agentStore.isMainKey(key)) && ownership.owns(key),
+    scheduler,
+  );
   const state = createStateCore({
     db,
     now,
@@ -188,8 +204,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     hasParent: (key, agentId) => store.hasParent(key, agentId),
     emit,
     afterCommit: tx.afterCommit,
+    ownership,
+    onOwnershipChange({ claimed, lost }) {
+      if (claimed.length) runs.failInterrupted(now(), claimed);
+      for (const key of lost) {
+        engine.forget(key);
+        acp.forget(key);
+        waker.forget(key);
+      }
+    },
   });
-  const notices = createNotices({ queues, state, emit });
+  const notices = createNotices({ queues, state, emit, owns: ownership.owns });
   const supervision = createSupervision({
     db,
     now,
@@ -213,6 +238,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     state,
     providerFor: createModelCache(),
     live: supervision.live,
+    ownership,
     announce,
     afterTurn: (key, agent) => {
       try {
@@ -248,12 +274,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     state,
     queues,
     waker,
+    claim: ownership.claimCreated,
     countRuns: (key) => runs.count(key),
     onReset: (key) => {
       engine.forget(key);
       acp.reset(key);
     },
     onDelete: (key) => {
+      ownership.forget(key);
       engine.forget(key);
       acp.forget(key);
     },
@@ -268,6 +296,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     roots: catalogRoots,
     scheduler,
     transaction: (fn) => tx.run(fn),
+    ownership,
     confirm: consent.confirm,
     emit,
     ...(options.nodes ? { nodes: options.nodes } : {}),
@@ -297,6 +326,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     notices,
     recordToolCall: (key, call, text) => acp.recordToolCall(key, call, text),
     shim: resolveShim(options.mcpShim),
+    owns: ownership.owns,
   });
   const spawner = createSpawner({
     tx,
@@ -321,6 +351,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     acp,
     permissions,
     continueUpstream: (key, text) => catalog.continue(key, text),
+    owns: ownership.owns,
   });
   const human = createHuman({ store, state, messages });
   const start = createStarter({ spawner, store, agents: agentStore });
@@ -360,7 +391,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   agents.ensureDefault();
   agentStore.resealAll();
   acpProfiles.resealAll();
-  runs.failInterrupted(now());
+  // Runs a crash cut short: all of them, unless other gateways run theirs (then those taken over).
+  runs.failInterrupted(now(), atStart.alone ? undefined : atStart.claimed);
   state.sweep();
   const stopWakes = runWakes({ waker, store, engine, scheduler, immediate: autoStart });
   let stopSharedPoll: (() => void) | undefined;
@@ -432,6 +464,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     secrets: { info: secrets.info },
     db,
     backups,
+    ownership,
     close() {
       if (closed) return;
       closed = true;
@@ -448,6 +481,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       catalog.stop();
       supervision.close();
       db.close();
+      ownership.close(); // last: until now this gateway may still write for its sessions
     },
   };
 }

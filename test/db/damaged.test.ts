@@ -154,10 +154,11 @@ describe('the app host at start-up', () => {
     });
     expect(host.gateway.sessions.get('agent:main:from-backup')).toBeDefined();
     expect(host.gateway.sessions.get('agent:main:before')).toBeUndefined();
-    // Nothing half-done is left beside the database.
+    // Nothing half-done is left beside the database (gateways/ holds the running gateway's lock).
     expect(fs.readdirSync(dir).sort()).toEqual(
       [
         'backups',
+        'gateways',
         'sightline.db',
         'sightline.db-shm',
         'sightline.db-wal',

@@ -28,7 +28,7 @@ import { cliProgram, continueFolder, runCli } from './continue';
 import { isNotFound, nodeFs, type CatalogFs } from './kit/fsio';
 import type { SqliteOpener } from './kit/sqlite';
 import { createLinkRepo, type Link } from './links';
-import { createMonitor, PROVIDER_BUDGET_MS } from './monitor';
+import { createMonitor, PROVIDER_BUDGET_MS, type MonitorOwnership } from './monitor';
 import { createRemoteCatalog } from './remote';
 import type { Located, ProviderModule, ProviderSource, VisibleMessage } from './provider';
 import { PROVIDER_MODULES } from './providers';
@@ -78,6 +78,8 @@ export interface CatalogDeps {
   transaction?<T>(fn: () => T): T;
   /** Addition (live transcripts): the visible messages of rows a check consumed, per link. */
   onUpstreamMessages?(link: Link, messages: VisibleMessage[]): void;
+  /** Addition: the monitor checks only the links of sessions this gateway runs (default: all). */
+  ownership?: MonitorOwnership;
   /** Addition (paired nodes): push events (nodes:changed, catalog:changed). */
   emit?(e: GatewayEvent): void;
   /** Addition (paired nodes): how nodes are reached, and how long they may take. */
@@ -180,6 +182,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     budgetMs,
     remote: remote.checks,
     ...(deps.onUpstreamMessages ? { onMessages: deps.onUpstreamMessages } : {}),
+    ...(deps.ownership ? { ownership: deps.ownership } : {}),
     ...(deps.transaction ? { transaction: deps.transaction } : {}),
   });
   const adopt = createAdopt({ ...adoptDeps, hostId }, providers);

@@ -4,6 +4,9 @@
 // record one upstream_missing and remove the link. Any other conclusive outcome resets the streak;
 // an I/O error other than not-found is inconclusive: it neither counts nor resets (a flaky
 // permission or a busy disk says nothing about deletion, and must not hide a real streak either).
+// With several gateways on one database, only the gateway that runs an adopted session checks its
+// link, and the check's writes (record, marker, streak, removal) are fenced: refused once another
+// gateway holds the session.
 import type { Logger, SessionState } from '../types';
 import type { Link, LinkRepo } from './links';
 import type { ProbeOutcome, ProviderSource, VisibleMessage } from './provider';
@@ -27,6 +30,8 @@ export interface MonitorDeps {
    * probes map rows to messages.
    */
   onMessages?(link: Link, messages: VisibleMessage[]): void;
+  /** Addition: which links this gateway checks (default: every link; ownership/). */
+  ownership?: MonitorOwnership;
   /**
    * Addition (paired nodes): links whose host is a node are checked over the link, each node on
    * its own and bounded, while the local links are checked here; one slow node delays nobody.
@@ -39,6 +44,18 @@ export interface MonitorDeps {
    */
   transaction?<T>(fn: () => T): T;
 }
+
+export interface MonitorOwnership {
+  owns(sessionKey: string): boolean;
+  fenced<T>(sessionKey: string, write: () => T): T;
+}
+
+const EVERY_LINK: MonitorOwnership = { owns: () => true, fenced: (_key, write) => write() };
+
+/** Whether applying the outcome writes nothing (then it needs no fenced transaction). */
+const readOnly = (l: Link, o: ProbeOutcome): boolean =>
+  o.kind === 'inconclusive' ||
+  (o.kind === 'activity' && o.turns === 0 && !o.changed && l.streak === 0 && !o.messages?.length);
 
 export type ApplyOutcome = (l: Link, o: ProbeOutcome) => void;
 
@@ -69,6 +86,7 @@ function lazyOwn(links: LinkRepo, key: string): { has(k: string): boolean } {
 
 export function createMonitor(deps: MonitorDeps) {
   const { links, state, now, logger } = deps;
+  const ownership = deps.ownership ?? EVERY_LINK;
   const budget = deps.budgetMs ?? PROVIDER_BUDGET_MS;
   const resumeAt = new Map<string, string>();
 
@@ -132,17 +150,22 @@ export function createMonitor(deps: MonitorDeps) {
     }
   }
 
-  /** One link's outcome, as one transaction when there is one (local and remote links alike). */
+  /**
+   * One link's outcome, as one transaction when there is one (local and remote links alike); one
+   * that writes is fenced: refused once another gateway runs the session.
+   */
   function applyOne(l: Link, o: ProbeOutcome): void {
-    if (deps.transaction) deps.transaction(() => apply(l, o));
-    else apply(l, o);
+    if (readOnly(l, o)) return apply(l, o);
+    ownership.fenced(l.sessionKey, () =>
+      deps.transaction ? deps.transaction(() => apply(l, o)) : apply(l, o),
+    );
   }
 
   /** One check. `cancelled` turns true when the catalog stops (the database may be closing). */
   async function tick(cancelled: () => boolean = () => false): Promise<void> {
     let all: Link[];
     try {
-      all = links.watched();
+      all = links.watched().filter((l) => ownership.owns(l.sessionKey));
     } catch (err) {
       logger.error('catalog: cannot list upstream links', { error: String(err) });
       return;

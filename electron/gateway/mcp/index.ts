@@ -35,6 +35,11 @@ export interface McpDeps {
   /** An ACP agent's MCP tool call, into its session's transcript like a built-in agent's. */
   recordToolCall(sessionKey: string, call: ToolCallRecord, resultText: string): void;
   shim: ShimLocation | undefined;
+  /**
+   * Whether this gateway serves the session's MCP calls: only the gateway that runs it does
+   * (ownership.owns), when several share the database; another one answers as to a bad credential.
+   */
+  owns(sessionKey: string): boolean;
 }
 
 /** A credential as `mcp.list` shows it (the contract's fields, plus kind and the port it was issued for). */
@@ -62,14 +67,6 @@ interface Caller {
   agentId: string;
 }
 
-/**
- * Which gateway serves a session's MCP calls is decided here and only here. Today every gateway
- * serves the sessions of its database; when sessions get owners, this answers "is it mine".
- */
-function servesSession(_sessionKey: string): boolean {
-  return true;
-}
-
 export type Mcp = ReturnType<typeof createMcp>;
 
 export function createMcp(deps: McpDeps) {
@@ -83,7 +80,7 @@ export function createMcp(deps: McpDeps) {
     const credential = credentials.verify(secret);
     if (!credential) return undefined;
     const session = deps.store.get(credential.sessionKey);
-    if (!session || !servesSession(session.key)) return undefined;
+    if (!session || !deps.owns(session.key)) return undefined;
     return { credential, sessionKey: session.key, agentId: session.agentId };
   };
 

@@ -3,9 +3,12 @@
 // starts its turn. The person's composer (human.send) and an agent's sessions_send both come here.
 // An agent's message into an adopted session runs the upstream CLI for it, so it waits for the
 // person's yes (a permission request in the inbox); the person's own send needs none.
+// A session another gateway runs is refused before anything is written (that gateway runs its
+// turns; one sharing the database never answers for it).
 import { parseSessionKey } from '../../../shared/session-keys';
 import type { Transactions } from '../db/transactions';
 import { GatewayError, invalidArgument } from '../errors';
+import { NotOwnerError } from '../ownership';
 import { DECLINED } from '../trust/consent';
 import type { TranscriptStore } from '../sessions/transcripts';
 import type { GatewayEvent } from '../types';
@@ -33,6 +36,8 @@ export interface MessagesDeps {
   permissions: Permissions;
   /** The catalog's continuation of an adopted session upstream. */
   continueUpstream: (sessionKey: string, text: string) => Promise<void>;
+  /** Whether this gateway runs the session (ownership.owns). */
+  owns: (sessionKey: string) => boolean;
 }
 
 export type Messages = ReturnType<typeof createMessages>;
@@ -95,6 +100,7 @@ export function createMessages(deps: MessagesDeps) {
       alongside?: (externalChannel: string | undefined) => void,
       opts: { signal?: AbortSignal } = {},
     ): Promise<string | undefined> {
+      if (!deps.owns(key)) throw new NotOwnerError(key);
       const channel = await external(key, text, from, opts.signal);
       deps.tx.run(() => {
         if (channel === undefined) {

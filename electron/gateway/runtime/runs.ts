@@ -63,6 +63,10 @@ export function createRunStore(db: Db) {
        WHERE status IN ('queued', 'running')`,
     ),
     count: db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM runs WHERE session_key = ?`),
+    interruptedOf: db.prepare(
+      `UPDATE runs SET status = 'failed', outcome = 'error', error = 'interrupted by a restart', ended_at = ?
+       WHERE status IN ('queued', 'running') AND session_key IN (SELECT value FROM json_each(?))`,
+    ),
   };
   return {
     start(runId: string, sessionKey: string, status: RunStatus, at: number): RunInfo {
@@ -100,6 +104,11 @@ export function createRunStore(db: Db) {
         out.set(r.session_key, { latest: toRun(r), input: r.total_input, output: r.total_output });
       return out;
     },
-    failInterrupted: (at: number) => s.interrupted.run(at).changes,
+    /**
+     * Fails the runs a crash cut short: of every session, or (when other gateways share the
+     * database and run theirs) of the sessions this gateway just took over.
+     */
+    failInterrupted: (at: number, sessionKeys?: string[]) =>
+      (sessionKeys ? s.interruptedOf.run(at, JSON.stringify(sessionKeys)) : s.interrupted.run(at)).changes,
   };
 }

@@ -1,8 +1,11 @@
 // The turn engine: one turn at a time per session; input that arrives during a turn waits for the
 // next. A turn drains the session's notice queue (acknowledging cursors), calls the model with the
 // transcript, the drained lines as system events and the tools, and loops over tool calls.
+// Only the gateway that owns a session runs its turns; every write of a turn is fenced with the
+// epoch the turn started at, so a turn stops writing the moment another gateway holds the session.
 import { randomUUID } from 'node:crypto';
 import { isSubagentKey, parseSessionKey } from '../../../shared/session-keys';
+import { NotOwnerError, type Ownership } from '../ownership';
 import type { Scheduler } from '../scheduler';
 import type { SessionStore } from '../sessions/store';
 import type { StateCore } from '../state/session-state';
@@ -55,6 +58,7 @@ export interface TurnEngineDeps {
   /** Streams the provider's output while a step runs (live output, issue 17.1). */
   live: Pick<LiveOutputs, 'delta'>;
   afterTurn: (sessionKey: string, agent: AgentConfig) => void;
+  ownership: Pick<Ownership, 'owns' | 'epoch' | 'fenced'>;
   /** Delivers a child's announcement as its parent's next turn (a native turn or an ACP prompt). */
   announce: (parentKey: string, text: string) => void;
 }
@@ -148,7 +152,28 @@ export class TurnEngine {
         if (b.input.kind === 'task') b.input.spawn.onStarted?.(); // a turn that never started
         b.done(r);
       });
-    if (this.stopped || !deps.store.get(key)) return finish({});
+    if (this.stopped || !deps.store.get(key) || !deps.ownership.owns(key)) return finish({});
+    const epoch = deps.ownership.epoch(key);
+    const write = <T>(fn: () => T): T => deps.ownership.fenced(key, fn, epoch);
+    try {
+      await this.turn(key, loop, batch, upToId, write, finish);
+    } catch (err) {
+      if (!(err instanceof NotOwnerError)) throw err;
+      // Another gateway holds the session now: it runs the session; this turn writes nothing more.
+      deps.logger.warn('runtime: turn stopped, another gateway runs the session now', { sessionKey: key });
+      finish({});
+    }
+  }
+
+  private async turn(
+    key: string,
+    loop: Loop,
+    batch: Loop['inputs'],
+    upToId: number,
+    write: <T>(fn: () => T) => T,
+    finish: (r: TurnResult) => void,
+  ): Promise<void> {
+    const { deps } = this;
     const agentId = parseSessionKey(key).agentId ?? 'main';
     const agent = deps.agents.get(agentId) ?? deps.agents.ensureDefault();
     // Drain at the start of the turn: this acknowledges the watcher's cursors.
@@ -165,7 +190,7 @@ export class TurnEngine {
 
     const runId = spawn?.runId ?? randomUUID();
     const run: RunInfo = {
-      ...((spawn && deps.runs.get(runId)) || this.newRun(runId, key)),
+      ...((spawn && deps.runs.get(runId)) || write(() => this.newRun(runId, key))),
       status: 'running',
     };
     run.startedAt = deps.now();
@@ -174,15 +199,16 @@ export class TurnEngine {
     const cancelTimeout = spawn?.timeoutMs
       ? deps.scheduler.after(spawn.timeoutMs, () => this.cancel(key, 'timeout'))
       : undefined;
-    deps.runs.save(run);
+    write(() => deps.runs.save(run));
     deps.emit({ type: 'run:changed', run: { ...run } });
     spawn?.onStarted?.();
 
     let text: string | undefined;
     try {
-      text = await this.think(key, agent, systemEvents, run, signal, upToId);
+      text = await this.think(key, agent, systemEvents, run, signal, upToId, write);
       run.status = 'idle';
     } catch (err) {
+      if (err instanceof NotOwnerError) throw err;
       const reason = signal.aborted ? String(signal.reason) : undefined;
       if (reason === 'cancelled') {
         run.status = 'cancelled';
@@ -209,7 +235,7 @@ export class TurnEngine {
     // short by either writes nothing more (no run row, no outcome in a log that was deleted).
     if (this.stopped || !deps.store.get(key)) return finish({ run });
     run.endedAt = deps.now();
-    deps.runs.save(run);
+    write(() => deps.runs.save(run));
     deps.emit({ type: 'run:changed', run: { ...run } });
     if (spawn) this.announceToParent(key, run, spawn, text);
     deps.afterTurn(key, agent);
@@ -233,6 +259,7 @@ export class TurnEngine {
     run: RunInfo,
     signal: AbortSignal,
     upToId: number,
+    write: <T>(fn: () => T) => T,
   ) {
     const { deps } = this;
     const provider = deps.providerFor(agent);
@@ -262,15 +289,17 @@ export class TurnEngine {
       if (signal.aborted) throw new ModelAbortedError();
       run.inputTokens += res.usage.inputTokens;
       run.outputTokens += res.usage.outputTokens;
-      const assistant = deps.transcripts.append(key, {
-        role: 'assistant',
-        actorType: 'agent',
-        actorId: key,
-        text: res.text,
-        ...(res.toolCalls.length ? { toolCalls: res.toolCalls } : {}),
-        inputTokens: res.usage.inputTokens,
-        outputTokens: res.usage.outputTokens,
-      });
+      const assistant = write(() =>
+        deps.transcripts.append(key, {
+          role: 'assistant',
+          actorType: 'agent',
+          actorId: key,
+          text: res.text,
+          ...(res.toolCalls.length ? { toolCalls: res.toolCalls } : {}),
+          inputTokens: res.usage.inputTokens,
+          outputTokens: res.usage.outputTokens,
+        }),
+      );
       this.appended(assistant);
       messages.push(toModelMessage(assistant));
       if (res.toolCalls.length === 0) return res.text;
@@ -281,13 +310,15 @@ export class TurnEngine {
           call.name,
           call.arguments,
         );
-        const toolMsg = deps.transcripts.append(key, {
-          role: 'tool',
-          actorType: 'system',
-          text: result.ok ? result.text : `Error: ${result.error}`,
-          toolCallId: call.id,
-          toolName: call.name,
-        });
+        const toolMsg = write(() =>
+          deps.transcripts.append(key, {
+            role: 'tool',
+            actorType: 'system',
+            text: result.ok ? result.text : `Error: ${result.error}`,
+            toolCallId: call.id,
+            toolName: call.name,
+          }),
+        );
         this.appended(toolMsg);
         messages.push(toModelMessage(toolMsg));
       }

@@ -27,6 +27,8 @@ export interface SessionsDeps {
   countRuns(sessionKey: string): number;
   queues: NoticeQueues;
   waker: HeartbeatWaker;
+  /** Part of creating a session: this gateway runs it (ownership.claimCreated). */
+  claim(sessionKey: string): void;
   /** In-memory state of a reset session (its running turn). */
   onReset(sessionKey: string): void;
   /** In-memory state of a deleted session (its turn, its ACP agent). */
@@ -39,7 +41,11 @@ export function createSessions(deps: SessionsDeps): SessionsService {
   const { tx, emit, store } = deps;
   return {
     create(input) {
-      const info = store.create(input);
+      const info = tx.run(() => {
+        const created = store.create(input);
+        deps.claim(created.key);
+        return created;
+      });
       emit({ type: 'session:changed', sessionKey: info.key });
       return info;
     },

@@ -1,5 +1,6 @@
 // `gateway.notices` (contract): the in-memory queue of a session's system events. Draining
-// acknowledges: each session-state entry moves its own target's cursor.
+// acknowledges: each session-state entry moves its own target's cursor. A gateway shows and takes
+// only the notices of sessions it runs (ownership/); another gateway's session has none here.
 import { decodeNoticeContextKey, normalizeSessionKey } from '../../../shared/session-keys';
 import type { GatewayEvent, NoticeEntry, NoticeQueue } from '../types';
 import type { NoticeQueues } from './notice-queue';
@@ -11,17 +12,24 @@ export function createNotices(deps: {
   queues: NoticeQueues;
   state: Pick<StateCore, 'acknowledge'>;
   emit: (e: GatewayEvent) => void;
+  /** Whether this gateway runs the session (ownership.owns). */
+  owns: (sessionKey: string) => boolean;
 }): Notices {
-  const { queues } = deps;
+  const { queues, owns } = deps;
   return {
-    peek: (sessionKey) => queues.peek(normalizeSessionKey(sessionKey)),
+    peek(sessionKey) {
+      const key = normalizeSessionKey(sessionKey);
+      return owns(key) ? queues.peek(key) : [];
+    },
     enqueue(sessionKey, entry) {
       if (!entry || typeof entry.text !== 'string') throw new Error('notice entry needs a text');
-      return queues.enqueue(normalizeSessionKey(sessionKey), entry);
+      const key = normalizeSessionKey(sessionKey);
+      return owns(key) && queues.enqueue(key, entry);
     },
     drain(sessionKey) {
       const key = normalizeSessionKey(sessionKey);
-      const entries = queues.take(key);
+      const entries = queues.take(key); // another gateway's session: whatever was left is stale
+      if (!owns(key)) return [];
       const targets = entries
         .map((e) => decodeNoticeContextKey(e.contextKey))
         .filter((t): t is string => !!t);

@@ -7,6 +7,7 @@
 import { NOTIFY_KINDS, type NoticeEntry, type StateEvent, type StateEventRow } from '../../../shared/domain';
 import { isBareKey, noticeContextKey, noticeText, parseSessionKey } from '../../../shared/session-keys';
 import type { Db } from '../db/open';
+import type { Ownership, OwnershipChange } from '../ownership';
 import type { ChangesSince, CursorRow, GatewayEvent, Logger, RecordInput, SessionState } from '../types';
 import type { NoticeQueues } from './notice-queue';
 import { createPruner, PRUNE_INTERVAL_MS } from './prune';
@@ -45,6 +46,10 @@ export interface StateCoreDeps {
   waker: HeartbeatWaker;
   /** Whether a watcher session still exists (the sweep re-queues only for those). */
   sessionExists: (key: string) => boolean;
+  /** Which sessions this gateway runs: notices are queued and acknowledged only for those. */
+  ownership: Pick<Ownership, 'owns' | 'holds' | 'fence' | 'poll'>;
+  /** What the rest of the gateway does when sessions change hands (runs, turns). */
+  onOwnershipChange?: (change: OwnershipChange) => void;
   /** Whether the session has a parent (the sessions store answers: it owns that table). */
   hasParent: (key: string, agentId: string) => boolean;
   emit: (event: GatewayEvent) => void;
@@ -82,8 +87,9 @@ export interface StateCore extends SessionState {
    */
   removeSession(sessionKey: string, agentId: string): void;
   /**
-   * Addition: delivers notices for events that other gateways sharing this database committed
-   * (timers call it every second; returns how many notices were found).
+   * Addition: delivers notices for events that other gateways sharing this database committed,
+   * after taking over the sessions of gateways that are gone (timers call it every second;
+   * returns how many notices were found).
    */
   pollShared(): number;
 }
@@ -109,6 +115,8 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
 
   const enqueueNotices = (notices: PendingNotice[]) => {
     for (const n of notices) {
+      // Another gateway runs this watcher: it queues the notice (its shared-database poll).
+      if (!deps.ownership.owns(n.watcher)) continue;
       const entry: NoticeEntry = {
         text: noticeText(n.target, n.changesSince),
         contextKey: contextKeyOf(n.target),
@@ -192,6 +200,7 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
   });
 
   const acknowledgeTx = db.transaction((watcher: string, targets: string[]) => {
+    deps.ownership.fence(watcher); // refused once another gateway runs the watcher
     const reopened: PendingNotice[] = [];
     const t = now();
     for (const target of new Set(targets)) {
@@ -210,12 +219,14 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
     return reopened;
   });
 
-  const sweepTx = db.transaction(() => {
+  // The start-up sweep (every watcher this gateway runs), or a takeover's (the watchers taken over).
+  const sweepTx = db.transaction((only?: Set<string>) => {
     const notices: PendingNotice[] = [];
-    const exists = new Map<string, boolean>(); // one lookup per watcher, not per cursor
+    const eligible = new Map<string, boolean>(); // one lookup per watcher, not per cursor
+    const runsHere = (w: string) => (only ? only.has(w) : deps.ownership.owns(w));
     for (const [watcher, target, lastSeen, notified, material] of repo.pendingCursors()) {
-      let e = exists.get(watcher);
-      if (e === undefined) exists.set(watcher, (e = deps.sessionExists(watcher)));
+      let e = eligible.get(watcher);
+      if (e === undefined) eligible.set(watcher, (e = runsHere(watcher) && deps.sessionExists(watcher)));
       if (!e) continue;
       if (notified !== material) repo.setNotified(watcher, target, material);
       notices.push({ watcher, target, changesSince: lastSeen });
@@ -225,7 +236,9 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
 
   const runPrune = () => {
     const t = now();
-    const result = pruneTx(t);
+    // IMMEDIATE: a deferred transaction that reads and then writes fails at once (SQLITE_BUSY,
+    // no busy wait) when another gateway on the database commits in between.
+    const result = pruneTx.immediate(t);
     lastPruneAt = t;
     if (result.expiredEvents || result.cappedEvents || result.expiredCursors)
       logger.info('state: pruned', { ...result });
@@ -239,7 +252,7 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
     historyGap: after < f.head && after < f.pruned,
   });
 
-  const shared = createSharedDbPoller(db, deliver);
+  const shared = createSharedDbPoller(db, deliver, (watcher) => deps.ownership.holds(watcher));
   const views = createStateViews(repo, queues);
 
   const core: StateCore = {
@@ -349,7 +362,16 @@ export function createStateCore(deps: StateCoreDeps): StateCore {
       runPrune();
     },
 
-    pollShared: () => shared.poll(),
+    pollShared() {
+      const change = deps.ownership.poll();
+      if (change.claimed.length || change.lost.length) {
+        deps.onOwnershipChange?.(change);
+        for (const key of change.lost) queues.clear(key);
+        // A takeover is a restart for those watchers: every pending cursor gets its notice again.
+        if (change.claimed.length) deliver(sweepTx.immediate(new Set(change.claimed)));
+      }
+      return shared.poll();
+    },
 
     timeline: views.timeline,
     watchers: views.watchers,

@@ -134,12 +134,11 @@ describe('turns drain notices', () => {
 describe('shared database', () => {
   // Cross-process delivery needs the receiving gateway's timers: with autoStart:false the contract offers
   // no tick to drive it, so the receiver here runs with autoStart:true (the producer keeps autoStart:false).
+  // The watcher is the receiver's own session (contract: a session is run by the gateway that created
+  // it, and notices.peek/drain show only the notices of sessions a gateway owns).
   it('a notice produced by one gateway is delivered by another gateway on the same database', async () => {
     const { gw } = env;
     const SUBW = 'agent:main:subagent:w';
-    ensureSession(gw, SUBW, MAIN);
-    gw.state.registerWatch(SUBW, PEER); // sub-agent watcher: never woken, so its queue is observable
-    const L = gw.state.cursor(SUBW, PEER)!.lastSeen;
     const roots = Object.fromEntries(
       ['claude', 'codex', 'opencode', 'pi'].map((k) => [k, path.join(env.dir, 'roots', k)]),
     );
@@ -150,11 +149,15 @@ describe('shared database', () => {
       catalogRoots: roots,
     });
     try {
+      ensureSession(receiver, SUBW, MAIN);
+      receiver.state.registerWatch(SUBW, PEER); // sub-agent watcher: never woken, so its queue is observable
+      const L = receiver.state.cursor(SUBW, PEER)!.lastSeen;
       humanEvent(gw, PEER);
       await waitFor(() => stateEntries(receiver, SUBW).length === 1);
       expect(receiver.notices.peek(SUBW)).toEqual([
         { text: noticeText(PEER, L), contextKey: contextKeyFor(PEER) },
       ]);
+      expect(gw.notices.peek(SUBW)).toEqual([]); // the producer does not run that watcher
     } finally {
       receiver.close();
     }

@@ -14,7 +14,8 @@ import { migration011 } from './011-session-folder';
 import { migration012 } from './012-acp-installs';
 import { migration013 } from './013-transcript-sources';
 import { migration014 } from './014-nodes';
-import { migration015 } from './015-supervision';
+import { migration015 } from './015-ownership';
+import { migration016 } from './016-supervision';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration013,
   migration014,
   migration015,
+  migration016,
 ];

@@ -4,8 +4,8 @@ import type { Migration } from '../migrate';
 // `done — unseen` status), and the history of notices watchers read with the session_status
 // call that reconciled each one. Notice texts are the spec's fixed system lines (keys and a
 // version), never message content. Both tables are bounded by their owners.
-export const migration015: Migration = {
-  version: 15,
+export const migration016: Migration = {
+  version: 16,
   name: 'supervision',
   up: `
 CREATE TABLE ui_session_seen (

@@ -79,6 +79,47 @@ export async function makeNode(extra: string[] = []): Promise<TestNode> {
   };
 }
 
+export interface DownableNode extends TestNode {
+  /** The node's pid file (the wrapper execs the node, so the pid is the node's). */
+  pidFile: string;
+  pid(): number;
+  /** Kills the node (SIGKILL) and keeps it from starting again until up(). */
+  down(): void;
+  up(): void;
+  /** How many times the node's command was started (refused starts included). */
+  starts(): number;
+}
+
+/** A node behind a wrapper that records each start and refuses to start while it is down. */
+export async function downableNode(): Promise<DownableNode> {
+  const n = await makeNode();
+  const pidFile = path.join(n.dir, 'pid');
+  const downFile = path.join(n.dir, 'down');
+  const startsFile = path.join(n.dir, 'starts');
+  const script = path.join(n.dir, 'node.sh');
+  const q = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+  fs.writeFileSync(
+    script,
+    `echo start >> ${q(startsFile)}\n` +
+      `[ -e ${q(downFile)} ] && { echo "the test keeps this node down" >&2; exit 1; }\n` +
+      `echo $$ > ${q(pidFile)}\nexec ${n.command.map(q).join(' ')}\n`,
+  );
+  const pid = () => Number(fs.readFileSync(pidFile, 'utf8'));
+  return {
+    ...n,
+    command: ['/bin/sh', script],
+    pidFile,
+    pid,
+    down() {
+      fs.writeFileSync(downFile, '');
+      process.kill(pid(), 'SIGKILL');
+    },
+    up: () => fs.rmSync(downFile, { force: true }),
+    starts: () =>
+      fs.existsSync(startsFile) ? fs.readFileSync(startsFile, 'utf8').split('\n').length - 1 : 0,
+  };
+}
+
 /** A link's missing streak as stored. */
 export function missingStreak(gw: Gateway, sessionKey: string): number {
   const row = gw.db

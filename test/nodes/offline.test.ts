@@ -3,13 +3,20 @@
 // streak stays 0) and the host shows offline; back, the next check counts what was added
 // meanwhile, once. A stopped (SIGSTOP) node delays neither the local check nor another node's.
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { adoptedKeyFor } from '../../shared/session-keys';
 import { adoptedKey } from '../../electron/gateway/catalog';
 import { openTestGateway, tempDir, waitFor, type TestGateway } from '../helpers/gateway';
 import { CLAUDE_ID, claudeUser, writeClaude } from '../catalog/fixtures';
-import { makeNode, makeRoots, missingStreak, type Roots, type TestNode } from './helpers';
+import {
+  downableNode,
+  makeNode,
+  makeRoots,
+  missingStreak,
+  type DownableNode,
+  type Roots,
+  type TestNode,
+} from './helpers';
 
 let t: TestGateway;
 let local: Roots;
@@ -30,19 +37,10 @@ const missing = (key: string) =>
   t.gw.state.changesSince(key, 0).events.filter((e) => e.kind === 'upstream_missing');
 const streak = (key: string) => missingStreak(t.gw, key);
 
-/** A node behind a wrapper: it writes its pid (exec keeps it) and refuses to start while `down` exists. */
-async function wrappedNode(): Promise<TestNode & { pidFile: string; down: string }> {
-  const n = await makeNode();
+async function wrappedNode(): Promise<DownableNode> {
+  const n = await downableNode();
   nodes.push(n);
-  const pidFile = path.join(n.dir, 'pid');
-  const down = path.join(n.dir, 'down');
-  const script = path.join(n.dir, 'node.sh');
-  const quoted = n.command.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  fs.writeFileSync(
-    script,
-    `[ -e '${down}' ] && { echo "the test keeps this node down" >&2; exit 1; }\necho $$ > '${pidFile}'\nexec ${quoted}\n`,
-  );
-  return { ...n, command: ['/bin/sh', script], pidFile, down };
+  return n;
 }
 
 describe('an unreachable node', () => {
@@ -56,8 +54,7 @@ describe('an unreachable node', () => {
     await t.gw.catalog.tick();
     expect(humanEvents(key)).toHaveLength(1);
 
-    fs.writeFileSync(n.down, '');
-    process.kill(Number(fs.readFileSync(n.pidFile, 'utf8')), 'SIGKILL');
+    n.down();
     await waitFor(() => t.gw.catalog.nodes.list()[0]?.state === 'offline', 5000, 'the node to show offline');
     fs.appendFileSync(file, claudeUser('while the node was down') + claudeUser('and once more'));
     for (let i = 0; i < 10; i++) await t.gw.catalog.tick();
@@ -69,7 +66,7 @@ describe('an unreachable node', () => {
     expect(info?.offlineSince).toEqual(expect.any(Number));
     expect(info?.lastError).toContain('the test keeps this node down');
 
-    fs.rmSync(n.down);
+    n.up();
     await t.gw.catalog.tick();
     expect(t.gw.catalog.nodes.list()[0]?.state).toBe('online');
     expect(humanEvents(key).map((e) => e.payload)).toEqual([undefined, { turns: 2 }]);
@@ -96,7 +93,7 @@ describe('an unreachable node', () => {
     };
     const localKey = adoptedKey('claude', CLAUDE_ID);
 
-    const pid = Number(fs.readFileSync(slow.pidFile, 'utf8'));
+    const pid = slow.pid();
     process.kill(pid, 'SIGSTOP');
     try {
       for (const f of [slowFile, fastFile, localFile])

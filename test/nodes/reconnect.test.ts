@@ -21,6 +21,28 @@ afterEach(() => {
   db = node = close = undefined;
 });
 
+/** The nodes service alone, on its own database, with `scheduler`; and a node to add. */
+async function setup(clock: FakeClock, scheduler: Scheduler) {
+  const dataDir = tempDir('sightline-reconnect-');
+  db = openDatabase(dataDir);
+  const nodes = createNodes({
+    db,
+    now: clock.now,
+    scheduler,
+    logger: collectingLogger(),
+    emit: () => {},
+    launch: { sshCommand: ['ssh'] },
+    helloTimeoutMs: 10_000,
+    removeLinks: () => {},
+  });
+  close = () => {
+    nodes.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const n = (node = await downableNode());
+  return { nodes, node: n };
+}
+
 describe('reconnecting to a node', () => {
   it('waits 1 s, 2 s, 4 s … up to 60 s between tries, and from 1 s again after a success', async () => {
     const clock = new FakeClock();
@@ -37,24 +59,7 @@ describe('reconnecting to a node', () => {
       },
       every: (ms, fn) => clock.every(ms, fn),
     };
-    const dataDir = tempDir('sightline-reconnect-');
-    db = openDatabase(dataDir);
-    const logger = collectingLogger();
-    const nodes = createNodes({
-      db,
-      now: clock.now,
-      scheduler,
-      logger,
-      emit: () => {},
-      launch: { sshCommand: ['ssh'] },
-      helloTimeoutMs: 10_000,
-      removeLinks: () => {},
-    });
-    close = () => {
-      nodes.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    };
-    node = await downableNode();
+    const { nodes, node } = await setup(clock, scheduler);
     const { id } = await nodes.add({ command: node.command, name: 'devbox' });
     nodes.start();
     expect(nodes.online(id)).toBe(true);
@@ -97,23 +102,7 @@ describe('reconnecting to a node', () => {
 
   it('stops trying once the node is removed', async () => {
     const clock = new FakeClock();
-    const dataDir = tempDir('sightline-reconnect-');
-    db = openDatabase(dataDir);
-    const nodes = createNodes({
-      db,
-      now: clock.now,
-      scheduler: clock,
-      logger: collectingLogger(),
-      emit: () => {},
-      launch: { sshCommand: ['ssh'] },
-      helloTimeoutMs: 10_000,
-      removeLinks: () => {},
-    });
-    close = () => {
-      nodes.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    };
-    node = await downableNode();
+    const { nodes, node } = await setup(clock, clock);
     const { id } = await nodes.add({ command: node.command });
     nodes.start();
     node.down();

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { prefetchFleet } from './stores/fleet';
@@ -11,8 +11,12 @@ import './styles/fleet.css';
 import './styles/pages.css';
 
 prefetchFleet();
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// The first render yields (a transition renders in slices): the socket's open event, and with it
+// the snapshot request, is not held up behind it, so the gateway works while React renders.
+startTransition(() => {
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+});

@@ -5,9 +5,10 @@
 // (Earlier figures were taken around Playwright's own waits, whose polling backs off 20, 50, 100,
 // 100 ms between checks and so added up to 100 ms that the page did not spend.)
 // Chromium is started first (its own start-up, half a second or more on a busy machine, is not the
-// app's and is reported apart). "Cold" is the first load in a fresh browser profile; "warm" the
-// median of five reloads (the snapshot read and rendered again; the bundle is fetched again too,
-// as the server marks every file no-store).
+// app's and is reported apart). "Cold" is the first navigation to the app in a fresh browser profile
+// (a renderer process is started for it); "warm" the median of five reloads of the page, as a
+// person presses Reload (the snapshot read and rendered again; the bundle is fetched again too, as
+// the server marks every file no-store).
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import fs from 'node:fs';
 import { CHROMIUM_ARGS, tmpDir } from '../e2e/helpers';
@@ -32,9 +33,8 @@ const observer = (sessionKey: string) => `
   mo.observe(document, { subtree: true, childList: true, attributes: true });
 `;
 
-async function painted(page: Page, url: string): Promise<number> {
-  await page.goto('about:blank');
-  await page.goto(url);
+async function painted(page: Page, load: () => Promise<unknown>): Promise<number> {
+  await load();
   const handle = await page.waitForFunction(
     (name) => performance.getEntriesByName(name)[0]?.startTime,
     PAINTED,
@@ -57,9 +57,9 @@ export async function measurePaint(url: string, sessionKey: string): Promise<Pai
     await page.goto('about:blank');
     const launchMs = performance.now() - t0;
     await page.addInitScript(observer(sessionKey));
-    const coldMs = await painted(page, url);
+    const coldMs = await painted(page, () => page.goto(url));
     const warm: number[] = [];
-    for (let i = 0; i < 5; i++) warm.push(await painted(page, url));
+    for (let i = 0; i < 5; i++) warm.push(await painted(page, () => page.reload()));
     warm.sort((a, b) => a - b);
     return { launchMs, coldMs, warmMs: warm[2]! };
   } finally {

@@ -10,7 +10,8 @@ import { PROVIDER_MODULES } from '../gateway/catalog/providers';
 import { resolveCatalogRoots } from '../gateway/catalog/roots';
 import { EXIT, FrameReader, MAGIC, PROTOCOL, encodeFrame, type Answer } from '../gateway/nodes/protocol';
 import { defaultDataDir, nodeId } from './identity';
-import { createNodeService, errorText, wireError } from './service';
+import { errorText, wireError } from './errors';
+import { createNodeService } from './service';
 import { loadNodeSqlite } from './sqlite';
 
 const USAGE = `usage: sightline node --stdio [--claude-root P] [--codex-root P] [--opencode-root P] [--pi-root P] [--allow-continue] [--data-dir D]`;
@@ -107,7 +108,13 @@ async function main(): Promise<void> {
         if (f.type !== 'hello' || f.protocol !== PROTOCOL) {
           dead = true;
           const theirs = typeof f.protocol === 'number' ? `protocol ${f.protocol}` : 'no protocol';
-          return fatal(`refused: the first message must be a hello of protocol ${PROTOCOL} (got ${theirs})`);
+          const fix =
+            typeof f.protocol === 'number' && f.protocol < PROTOCOL
+              ? 'the gateway is older than this node: update Sightline'
+              : "update this node to the gateway's version";
+          return fatal(
+            `refused: the first message must be a hello of protocol ${PROTOCOL} (got ${theirs}; ${fix})`,
+          );
         }
         greeted = true;
         continue;

@@ -1,8 +1,11 @@
 // The node serves nothing outside its catalog roots. Every file operation of the providers goes
 // through this file system: the path must lie under a root once `..` is resolved, and once every
 // symlink on the way is resolved too (a link inside a root that points elsewhere is refused).
-// Directories' real paths are cached for one request, and so is each checked file's lstat, so a
-// check of 1,000 idle transcripts costs one lstat each (which is their stat too), not a realpath.
+// Directories' real paths are cached for one request. A path that passed this check is remembered
+// with its file's identity (dev:ino) across requests: the next use costs one lstat, and anything
+// else (now a symlink, another file, gone) is checked again from the start, so a path swapped for
+// a link after it was checked is still refused. Reads also compare the opened file's identity
+// with the checked one (a swap between the check and the open is not read).
 import fs from 'node:fs';
 import path from 'node:path';
 import { nodeFs, type CatalogFs } from '../gateway/catalog/kit/fsio';
@@ -22,15 +25,22 @@ function under(p: string, root: string): boolean {
 export interface GuardedFs extends CatalogFs {
   /** Throws OutsideRootsError unless `p` (and what it resolves to) lies under a root. */
   check(p: string): fs.Stats | null;
-  /** Forget cached directory paths (start of a request). */
+  /** Forget cached directory paths (start of a request); checked identities stay. */
   reset(): void;
 }
+
+/** How many checked paths the node remembers (a watch set's files, plus some). */
+export const KNOWN_PATHS = 100_000;
+
+const sameFile = (a: fs.Stats, b: { dev: number; ino: number }) => a.dev === b.dev && a.ino === b.ino;
 
 export function guardedFs(roots: readonly string[], base: CatalogFs = nodeFs): GuardedFs {
   const lexical = roots.map((r) => path.resolve(r));
   const realDirs = new Map<string, string | null>();
   /** Files checked in this request: their lstat (a plain file's stat), or null (missing, a link). */
   const checked = new Map<string, fs.Stats | null>();
+  /** Paths that passed the full check, with the identity of the plain file or folder they were. */
+  const known = new Map<string, { dev: number; ino: number }>();
   let realRoots: string[] | undefined;
 
   const realRootList = () =>
@@ -58,6 +68,13 @@ export function guardedFs(roots: readonly string[], base: CatalogFs = nodeFs): G
 
   /** Throws OutsideRootsError unless `p` lies under a root; its lstat when it is a plain entry. */
   function check(p: string): fs.Stats | null {
+    const id = known.get(p);
+    if (id) {
+      const st = fs.lstatSync(p, { throwIfNoEntry: false });
+      // The very file (or folder) that was checked: nothing on its way can have moved it outside.
+      if (st && !st.isSymbolicLink() && sameFile(st, id)) return st;
+      known.delete(p);
+    }
     const abs = path.resolve(p);
     const seen = checked.get(abs);
     if (seen !== undefined) return seen;
@@ -78,6 +95,10 @@ export function guardedFs(roots: readonly string[], base: CatalogFs = nodeFs): G
     if (!real.some((r) => under(target, r))) throw new OutsideRootsError(p);
     const plain = st && !st.isSymbolicLink() ? st : null;
     checked.set(abs, plain);
+    if (plain) {
+      if (known.size >= KNOWN_PATHS) known.clear();
+      known.set(p, { dev: plain.dev, ino: plain.ino });
+    }
     return plain;
   }
 
@@ -94,8 +115,14 @@ export function guardedFs(roots: readonly string[], base: CatalogFs = nodeFs): G
     },
     openSync(p, flags) {
       if (flags !== 'r') throw new Error('the node opens files read-only');
-      check(p);
-      return base.openSync(p, flags);
+      const st = check(p);
+      const fd = base.openSync(p, flags);
+      if (st && !sameFile(fs.fstatSync(fd), st)) {
+        base.closeSync(fd);
+        known.delete(p);
+        throw new Error(`the file changed while it was opened; not read: ${p}`);
+      }
+      return fd;
     },
     readSync: (fd, buf, off, len, pos) => base.readSync(fd, buf, off, len, pos),
     closeSync: (fd) => base.closeSync(fd),

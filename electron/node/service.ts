@@ -1,10 +1,9 @@
 // What a node answers (issue 19.1): one machine's catalog through the same provider modules and
-// rules as the gateway's own, read-only. list, find (describe one), baseline, probe (what was
-// added since a marker: bounded, classified), tail (what adoption imports), and continue only
-// when started with --allow-continue. Every ref a gateway sends is checked against the roots
-// before anything is read; every answer is capped.
-// Over 300 lines on purpose: one handler per protocol operation, each checking its own
-// arguments; together they are everything a node answers.
+// rules as the gateway's own, read-only. list, find (describe one), baseline, watch and check (the
+// monitor's checks of a watch set: what was added since each marker, bounded, classified; see
+// watch.ts), tail (what adoption imports), and continue only when started with --allow-continue.
+// Every ref a gateway sends is checked against the roots before anything is read; every answer is
+// capped.
 import path from 'node:path';
 import type { CatalogEntry } from '../gateway/types';
 import { isNotFound } from '../gateway/catalog/kit/fsio';
@@ -13,7 +12,6 @@ import { runContinue } from './continue';
 import { checkThreadId, guardSource } from '../gateway/catalog/thread-ids';
 import type {
   MarkerFields,
-  ProbeOutcome,
   ProviderModule,
   ProviderSource,
   SourceRef,
@@ -24,22 +22,13 @@ import {
   PROTOCOL,
   READ_CAP,
   isObject,
-  type ErrorCode,
   type NodeHello,
   type ProviderStatus,
 } from '../gateway/nodes/protocol';
-import { guardedFs, OutsideRootsError } from './guard';
+import { NodeError } from './errors';
+import { guardedFs } from './guard';
 import type { NodeSqlite } from './sqlite';
-
-export class NodeError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'NodeError';
-  }
-}
+import { createWatchSet } from './watch';
 
 export interface NodeServiceOptions {
   nodeId: string;
@@ -55,20 +44,11 @@ export interface NodeServiceOptions {
 /** Entries of a list answer: the catalog's view without this gateway's host fields. */
 export type NodeEntry = Omit<CatalogEntry, 'hostId' | 'hostName' | 'remote' | 'adopted'>;
 
-/** A probe outcome as it crosses the link (errors as text; `refused`: the ref was not served). */
-export type WireOutcome =
-  | Exclude<ProbeOutcome, { kind: 'inconclusive' }>
-  | { kind: 'inconclusive'; error: string }
-  | { kind: 'refused'; code: ErrorCode; error: string }
-  /** Nothing new and the marker as the gateway sent it (most links on most checks). */
-  | { kind: 'idle' };
-
 /** The folders a provider reads: its root, and what it reads beside it (Codex's archive). */
 export function readRoots(m: ProviderModule, root: string): string[] {
   return [root, ...(m.extraRoots?.(root) ?? [])];
 }
 
-const MAX_ITEMS = 2000;
 const MAX_TEXT = 1024 * 1024;
 
 function bad(message: string): never {
@@ -161,6 +141,18 @@ export function createNodeService(o: NodeServiceOptions) {
     };
   }
 
+  /** The links this connection's gateway checks (one node process serves one connection). */
+  const watched = createWatchSet((item) => {
+    const p = provider(item.provider);
+    const own = Array.isArray(item.own) ? item.own.filter((k) => typeof k === 'string').slice(0, 10) : [];
+    return {
+      source: p.source,
+      ref: ref(item.ref),
+      marker: marker(item.marker),
+      own: new Set(own as string[]),
+    };
+  });
+
   function list(): { entries: NodeEntry[]; truncated: boolean } {
     const all: NodeEntry[] = [];
     for (const [id, p] of sources) {
@@ -189,82 +181,6 @@ export function createNodeService(o: NodeServiceOptions) {
       entries.push(e);
     }
     return { entries, truncated: false };
-  }
-
-  function probeOne(item: unknown, now: number, visible: boolean, used: Set<ProviderSource>): WireOutcome {
-    try {
-      if (!isObject(item)) bad('each probe item must be an object');
-      const p = provider(item.provider);
-      const r = ref(item.ref);
-      const m = marker(item.marker);
-      const own = Array.isArray(item.own) ? item.own.filter((k) => typeof k === 'string').slice(0, 10) : [];
-      used.add(p.source);
-      const out = p.source.probe(r, m, {
-        ownTexts: new Set(own as string[]),
-        now,
-        ...(visible ? { visible: true } : {}),
-      });
-      if (out.kind === 'inconclusive') return { kind: 'inconclusive', error: errorText(out.error) };
-      if (
-        out.kind === 'activity' &&
-        out.turns === 0 &&
-        !out.changed &&
-        !out.messages?.length &&
-        out.occurredAt === undefined
-      )
-        return { kind: 'idle' };
-      return out;
-    } catch (err) {
-      if (err instanceof OutsideRootsError)
-        return { kind: 'refused', code: 'outside_roots', error: err.message };
-      if (err instanceof NodeError) return { kind: 'refused', code: err.code, error: err.message };
-      return { kind: 'inconclusive', error: errorText(err) };
-    }
-  }
-
-  /**
-   * An outcome's size on the wire: exact when it carries messages, else a bound (every string
-   * escaped at worst 6×): idle outcomes are the common case and need no second stringify.
-   */
-  function wireSize(r: WireOutcome): number {
-    if (r.kind === 'activity' && r.messages) return JSON.stringify(r).length;
-    const m = r.kind === 'activity' || r.kind === 'rebaseline' ? r.marker : undefined;
-    const strings =
-      (m ? (m.inode?.length ?? 0) + (m.markerJson?.length ?? 0) + (m.scanState?.length ?? 0) : 0) +
-      ('error' in r ? r.error.length : 0) +
-      ('reason' in r ? r.reason.length : 0) +
-      ('from' in r ? r.from.length : 0);
-    return 256 + 6 * strings;
-  }
-
-  /** Outcomes in order until the answer would pass its cap; the gateway sends the rest again. */
-  function probe(args: Record<string, unknown>): { results: WireOutcome[] } {
-    const items = args.items;
-    if (!Array.isArray(items) || items.length > MAX_ITEMS)
-      bad(`items must be an array of at most ${MAX_ITEMS}`);
-    const now = typeof args.now === 'number' && Number.isFinite(args.now) ? args.now : Date.now();
-    const visible = args.visible === true;
-    const used = new Set<ProviderSource>();
-    const results: WireOutcome[] = [];
-    let size = 0;
-    try {
-      for (const item of items) {
-        let r = probeOne(item, now, visible, used);
-        let n = wireSize(r);
-        if (r.kind === 'activity' && r.messages && n > READ_CAP * 2) {
-          // The live transcript loses this window's messages; the count stays exact.
-          const { messages: _dropped, ...rest } = r;
-          r = rest;
-          n = JSON.stringify(r).length;
-        }
-        if (results.length > 0 && size + n > ANSWER_CAP) break;
-        size += n;
-        results.push(r);
-      }
-    } finally {
-      for (const s of used) s.endCheck?.();
-    }
-    return { results };
   }
 
   function tail(args: Record<string, unknown>): { messages: VisibleMessage[] } {
@@ -303,8 +219,11 @@ export function createNodeService(o: NodeServiceOptions) {
           throw err;
         }
       }
-      case 'probe':
-        return probe(args);
+      case 'watch':
+        watched.update(args);
+        return { watching: watched.size() };
+      case 'check':
+        return watched.check(args);
       case 'tail':
         return tail(args);
       case 'continue': {
@@ -329,17 +248,4 @@ export function createNodeService(o: NodeServiceOptions) {
   }
 
   return { hello, handle };
-}
-
-export function errorText(err: unknown): string {
-  const m = err instanceof Error ? err.message : String(err);
-  return m.slice(0, 1000);
-}
-
-/** The answer's error for anything a handler threw. */
-export function wireError(err: unknown): { code: ErrorCode; message: string } {
-  if (err instanceof NodeError) return { code: err.code, message: err.message };
-  if (err instanceof OutsideRootsError) return { code: 'outside_roots', message: err.message };
-  if (isNotFound(err)) return { code: 'not_found', message: errorText(err) };
-  return { code: 'failed', message: errorText(err) };
 }

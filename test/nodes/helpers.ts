@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buildNode, NODE_BUNDLE } from '../../scripts/build-node.mjs';
 import { buildOnce } from '../helpers/build-once';
+import type { Gateway } from '../../electron/gateway';
 import { tempDir } from '../helpers/temp';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -76,4 +77,13 @@ export async function makeNode(extra: string[] = []): Promise<TestNode> {
       ...extra,
     ],
   };
+}
+
+/** A link's missing streak as stored. */
+export function missingStreak(gw: Gateway, sessionKey: string): number {
+  const row = gw.db
+    .prepare('SELECT missing_streak AS s FROM catalog_upstream_links WHERE session_key = ?')
+    .get(sessionKey) as { s: number } | undefined;
+  if (!row) throw new Error(`no upstream link for ${sessionKey}`);
+  return row.s;
 }

@@ -25,7 +25,7 @@ afterEach(() => {
   for (const n of made.splice(0)) fs.rmSync(n.dir, { recursive: true, force: true });
 });
 
-const HELLO = `{ type: 'hello', protocol: 1, nodeId: 'nfake0000000000001', name: 'fake', nodeVersion: '20', platform: 'linux', providers: [], allowContinue: false }`;
+const HELLO = `{ type: 'hello', protocol: 2, nodeId: 'nfake0000000000001', name: 'fake', nodeVersion: '20', platform: 'linux', providers: [], allowContinue: false }`;
 
 /** A fake node: a script that writes `body` (JavaScript with `frame(o)` and `out(buf)`). */
 function fake(body: string): string[] {
@@ -58,9 +58,14 @@ describe('a hostile node', () => {
     ],
     ['a frame of garbage', `out(MAGIC); out(frame('{not json'));`, 'is not JSON'],
     [
-      'a wrong protocol version',
-      `out(MAGIC); out(frame({ ...${HELLO}, protocol: 2 }));`,
-      'the node speaks protocol 2; this Sightline speaks protocol 1',
+      'an older protocol version',
+      `out(MAGIC); out(frame({ ...${HELLO}, protocol: 1 }));`,
+      'the node speaks protocol 1; this Sightline speaks protocol 2 (the node is older than this Sightline: update the node command to this version, or add the machine by SSH destination alone so Sightline installs its own node file)',
+    ],
+    [
+      'a newer protocol version',
+      `out(MAGIC); out(frame({ ...${HELLO}, protocol: 3 }));`,
+      'the node speaks protocol 3; this Sightline speaks protocol 2 (the node is newer than this Sightline: update Sightline)',
     ],
     ['no node at all (endless other output)', `out('x'.repeat(200 * 1024));`, 'no node answered'],
     [
@@ -94,7 +99,7 @@ process.stdin.on('data', (d) => {
   while (buf.length >= 4 && buf.length >= 4 + buf.readUInt32BE(0)) {
     const m = JSON.parse(buf.subarray(4, 4 + buf.readUInt32BE(0)).toString()); buf = buf.subarray(4 + buf.readUInt32BE(0));
     if (m.op === 'list') out(frame({ type: 'res', id: m.id, ok: true, result: { entries: [] } }));
-    if (m.op === 'probe') { const h = Buffer.alloc(4); h.writeUInt32BE(10 * 1024 * 1024); out(h); }
+    if (m.op === 'check') { const h = Buffer.alloc(4); h.writeUInt32BE(10 * 1024 * 1024); out(h); }
   }
 });`;
     const info = await t.gw.catalog.nodes.add({ command: fake(script) });

@@ -9,7 +9,7 @@ import { adoptedKeyFor } from '../../shared/session-keys';
 import { adoptedKey } from '../../electron/gateway/catalog';
 import { openTestGateway, tempDir, waitFor, type TestGateway } from '../helpers/gateway';
 import { CLAUDE_ID, claudeUser, writeClaude } from '../catalog/fixtures';
-import { makeNode, makeRoots, type Roots, type TestNode } from './helpers';
+import { makeNode, makeRoots, missingStreak, type Roots, type TestNode } from './helpers';
 
 let t: TestGateway;
 let local: Roots;
@@ -28,14 +28,7 @@ const humanEvents = (key: string) =>
   t.gw.state.changesSince(key, 0).events.filter((e) => e.kind === 'human_direct_message');
 const missing = (key: string) =>
   t.gw.state.changesSince(key, 0).events.filter((e) => e.kind === 'upstream_missing');
-const streak = (key: string) =>
-  (
-    t.gw.db
-      .prepare('SELECT missing_streak AS s FROM catalog_upstream_links WHERE session_key = ?')
-      .get(key) as {
-      s: number;
-    }
-  ).s;
+const streak = (key: string) => missingStreak(t.gw, key);
 
 /** A node behind a wrapper: it writes its pid (exec keeps it) and refuses to start while `down` exists. */
 async function wrappedNode(): Promise<TestNode & { pidFile: string; down: string }> {

@@ -24,7 +24,7 @@ import {
   writePi,
 } from '../catalog/fixtures';
 import { line } from '../catalog/helpers';
-import { makeNode, makeRoots, type TestNode } from './helpers';
+import { makeNode, makeRoots, missingStreak, type TestNode } from './helpers';
 
 const APP = { name: 'Sightline', version: 't', mode: 'web' as const, dataDir: '' };
 
@@ -142,5 +142,30 @@ describe.each(CASES)('a remote $provider session', (c) => {
         hostId: info.id,
       }),
     ]);
+  });
+});
+
+describe('the watch set on the node', () => {
+  const streak = (key: string) => missingStreak(t.gw, key);
+
+  it('a source missing for a check and then back, unchanged, resets the streak', async () => {
+    const file = writeClaude(node.roots.claude);
+    const { id } = await t.gw.catalog.nodes.add({ command: node.command });
+    await t.gw.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID, hostId: id });
+    const key = adoptedKeyFor('claude', CLAUDE_ID, id);
+    const folder = path.dirname(file);
+    fs.renameSync(folder, `${folder}.away`);
+    await t.gw.catalog.tick();
+    await t.gw.catalog.tick();
+    expect(streak(key)).toBe(2);
+    // The same file (same inode, same size) is back: an idle outcome, which resets the streak.
+    fs.renameSync(`${folder}.away`, folder);
+    await t.gw.catalog.tick();
+    expect(streak(key)).toBe(0);
+    fs.renameSync(folder, `${folder}.away`);
+    await t.gw.catalog.tick();
+    await t.gw.catalog.tick();
+    expect(streak(key)).toBe(2);
+    expect(events(key, 'upstream_missing')).toHaveLength(0);
   });
 });

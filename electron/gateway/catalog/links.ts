@@ -128,7 +128,7 @@ export function createLinkRepo(db: Database.Database) {
   // (total_changes) or another one (data_version). An idle check then costs no query at all.
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const totalChanges = db.prepare('SELECT total_changes()').pluck();
-  let cache: { dv: unknown; tc: unknown; links: Link[] } | undefined;
+  let cache: { dv: unknown; tc: unknown; links: Link[]; own?: Map<string, string[]> } | undefined;
   const addOwn = db.transaction((key: string, text: string, now: number) => {
     addOwnStmt.run(key, text, now);
     trimOwnStmt.run(key, key);
@@ -147,6 +147,15 @@ export function createLinkRepo(db: Database.Database) {
       const links = (watchedStmt.all() as LinkRowDb[]).map(toLink);
       cache = { dv, tc, links };
       return links;
+    },
+    /**
+     * The recent own texts of every watched link, cached like the list (the same arrays until the
+     * database changes): a node's check sends them again only when they changed.
+     */
+    watchedOwnTexts(): Map<string, string[]> {
+      const all = this.watched();
+      const c = cache!;
+      return (c.own ??= this.ownTextsOf(all.map((l) => l.sessionKey)));
     },
     /** A fresh link (adoption or re-adoption): next generation, baseline marker, no streak. */
     put(l: Omit<Link, 'generation' | 'sourceHash' | 'scanState' | 'streak'>, now: number): Link {

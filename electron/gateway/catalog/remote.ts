@@ -6,6 +6,7 @@
 // A node that is unreachable, slow or refusing is not a missing source: its links' checks are
 // inconclusive (the streak does not move) and it shows offline; when it is back, each link
 // resumes from its marker. Each node is checked on its own, bounded like a provider (45 s).
+// The monitor's check of a node's links is in remote-check.ts.
 import { adoptedKeyFor } from '../../../shared/session-keys';
 import { GatewayError, notFound } from '../errors';
 import { NodeOfflineError, NodeRequestError, type NodeConnection } from '../nodes/connection';
@@ -13,14 +14,12 @@ import type { NodesService } from '../nodes/service';
 import type { CatalogEntry, CatalogProvider, Logger, SessionInfo } from '../types';
 import { IMPORT_MESSAGES, writeAdoption, type AdoptDeps } from './adopt';
 import { checkThreadId } from './thread-ids';
-import { textKey } from './kit/text';
 import type { Link, LinkRepo } from './links';
-import { rotate, type ApplyOutcome, type RemoteChecks } from './monitor';
-import type { MarkerFields, ProviderModule, VisibleMessage } from './provider';
-import { wireEntry, wireMarker, wireMessages, wireOutcome, wireRef } from './remote-wire';
+import type { RemoteChecks } from './monitor';
+import type { ProviderModule, VisibleMessage } from './provider';
+import { createRemoteCheck } from './remote-check';
+import { wireEntry, wireMarker, wireMessages, wireRef } from './remote-wire';
 
-/** Links per probe request (a node answers fewer when its answer would pass its cap). */
-export const PROBE_CHUNK = 500;
 /** A continue runs the upstream CLI: it may take as long as a turn. */
 export const CONTINUE_TIMEOUT_MS = 31 * 60 * 1000;
 
@@ -37,13 +36,8 @@ export interface RemoteDeps {
   visible: boolean;
 }
 
-function remaining(deadline: number): number {
-  return deadline - performance.now();
-}
-
 export function createRemoteCatalog(d: RemoteDeps) {
   const { nodes, links, logger } = d;
-  const resumeAt = new Map<string, string>();
 
   /** A request to a node; a timeout drops the connection (the node shows offline). */
   async function ask<T>(
@@ -182,104 +176,6 @@ export function createRemoteCatalog(d: RemoteDeps) {
     }
   }
 
-  const markerOf = (l: Link): MarkerFields => ({
-    offset: l.offset,
-    inode: l.inode,
-    markerJson: l.markerJson,
-    scanState: l.scanState,
-  });
-
-  /** One node's share of a monitor check: its links in chunks, bounded by the budget. */
-  async function check(
-    hostId: string,
-    all: Link[],
-    apply: ApplyOutcome,
-    cancelled: () => boolean,
-  ): Promise<void> {
-    const deadline = performance.now() + d.budgetMs;
-    let conn: NodeConnection;
-    try {
-      conn = await Promise.race([
-        nodes.connection(hostId),
-        new Promise<never>((_, reject) =>
-          setTimeout(
-            () => reject(new NodeOfflineError('no connection within the budget')),
-            d.budgetMs,
-          ).unref(),
-        ),
-      ]);
-    } catch (err) {
-      // Inconclusive for every link: markers and streaks stay as they are.
-      logger.warn('catalog: node offline; its links wait for it', {
-        nodeId: hostId,
-        links: all.length,
-        error: String((err as Error)?.message ?? err),
-      });
-      return;
-    }
-    const list = rotate(all, resumeAt.get(hostId));
-    resumeAt.delete(hostId);
-    const own = links.ownTextsOf(list.map((l) => l.sessionKey));
-    let i = 0;
-    while (i < list.length) {
-      if (cancelled()) return;
-      const left = remaining(deadline);
-      if (i > 0 && left <= 0) {
-        resumeAt.set(hostId, list[i]!.sessionKey);
-        logger.warn('catalog: node check over budget; the rest waits for the next check', {
-          nodeId: hostId,
-          left: list.length - i,
-        });
-        break;
-      }
-      const chunk = list.slice(i, i + PROBE_CHUNK);
-      let results: unknown[];
-      try {
-        const r = await ask<{ results?: unknown }>(
-          hostId,
-          conn,
-          'probe',
-          {
-            now: d.now(),
-            ...(d.visible ? { visible: true } : {}),
-            items: chunk.map((l) => ({
-              provider: l.provider,
-              ref: l.ref,
-              marker: markerOf(l),
-              own: (own.get(l.sessionKey) ?? []).map(textKey),
-            })),
-          },
-          Math.max(1, Math.min(d.requestTimeoutMs, left > 0 ? left : d.requestTimeoutMs)),
-        );
-        results = Array.isArray(r?.results) ? r.results.slice(0, chunk.length) : [];
-      } catch (err) {
-        logger.warn('catalog: node check inconclusive', {
-          nodeId: hostId,
-          links: list.length - i,
-          error: String((err as Error)?.message ?? err),
-        });
-        return;
-      }
-      if (results.length === 0) {
-        logger.warn('catalog: node answered no outcome; its links wait', { nodeId: hostId });
-        return;
-      }
-      if (cancelled()) return;
-      results.forEach((r, k) => {
-        try {
-          apply(chunk[k]!, wireOutcome(r, markerOf(chunk[k]!)));
-        } catch (err) {
-          logger.error('catalog: upstream check failed', {
-            sessionKey: chunk[k]!.sessionKey,
-            error: String(err),
-          });
-        }
-      });
-      i += results.length;
-    }
-    nodes.checked(hostId);
-  }
-
   async function continueIn(link: Link, text: string): Promise<string> {
     const hostId = link.hostId;
     const name = nodeName(hostId);
@@ -308,7 +204,10 @@ export function createRemoteCatalog(d: RemoteDeps) {
     }
   }
 
-  const checks: RemoteChecks = { isRemote: (hostId) => nodes.isNode(hostId), check };
+  const checks: RemoteChecks = {
+    isRemote: (hostId) => nodes.isNode(hostId),
+    check: createRemoteCheck({ ...d, ask }),
+  };
   return { list, adopt, checks, continue: continueIn };
 }
 

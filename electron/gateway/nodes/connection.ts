@@ -49,8 +49,14 @@ function parseHello(f: Record<string, unknown>): NodeHello | string {
   if (f.type === 'error' && typeof f.message === 'string')
     return `the node refused: ${f.message.slice(0, 300)}`;
   if (f.type !== 'hello') return 'the node did not start with a hello';
-  if (f.protocol !== PROTOCOL)
-    return `the node speaks protocol ${typeof f.protocol === 'number' ? f.protocol : '(none)'}; this Sightline speaks protocol ${PROTOCOL}`;
+  if (f.protocol !== PROTOCOL) {
+    const theirs = typeof f.protocol === 'number' ? f.protocol : undefined;
+    const fix =
+      theirs !== undefined && theirs < PROTOCOL
+        ? 'the node is older than this Sightline: update the node command to this version, or add the machine by SSH destination alone so Sightline installs its own node file'
+        : 'the node is newer than this Sightline: update Sightline';
+    return `the node speaks protocol ${theirs ?? '(none)'}; this Sightline speaks protocol ${PROTOCOL} (${fix})`;
+  }
   if (typeof f.nodeId !== 'string' || !NODE_ID.test(f.nodeId)) return 'the node sent no valid node id';
   const providers: ProviderStatus[] = (Array.isArray(f.providers) ? f.providers : []).flatMap((p) =>
     isObject(p) && typeof p.id === 'string' && typeof p.label === 'string'

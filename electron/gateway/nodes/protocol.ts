@@ -9,8 +9,12 @@
 //   nothing of it is parsed.
 // * Each side's first frame is `{type: 'hello', protocol}`; a different protocol is refused.
 // * Then requests `{type: 'req', id, op, args}` and answers `{type: 'res', id, ok, result | error}`.
+//
+// Protocol 2 (protocol 1 had a `probe` op that carried every link's ref and marker each check):
+// the monitor's links live on the node as a watch set for the connection (`watch`, and `check`
+// with the same `set`/`drop`), and a check's answer carries only the outcomes that are not idle.
 
-export const PROTOCOL = 1;
+export const PROTOCOL = 2;
 export const MAGIC = Buffer.from('SIGHTLINE-NODE\n', 'ascii');
 export const MAX_FRAME = 4 * 1024 * 1024;
 /** Noise tolerated before MAGIC (shell and npm banners). */
@@ -32,7 +36,7 @@ export const EXIT = {
   noFile: 98,
 } as const;
 
-export type Op = 'list' | 'find' | 'baseline' | 'probe' | 'tail' | 'continue';
+export type Op = 'list' | 'find' | 'baseline' | 'watch' | 'check' | 'tail' | 'continue';
 
 export interface ProviderStatus {
   id: string;

@@ -16,6 +16,11 @@ import type { NodeHello } from './protocol';
 
 export const RECONNECT_FIRST_MS = 1000;
 export const RECONNECT_MAX_MS = 60_000;
+/**
+ * A node's last check time is kept in memory and stored at most this often: a write on every
+ * check would make every check re-read the watched links (their cache follows the database).
+ */
+export const CHECKED_STORED_MS = 60_000;
 
 export interface NodeAddInput {
   ssh?: string;
@@ -60,6 +65,9 @@ interface Live {
   lastError?: string;
   backoffMs: number;
   retry?: Cancel;
+  /** The last check that reached the node (stored every CHECKED_STORED_MS). */
+  lastCheckAt?: number;
+  storedCheckAt?: number;
 }
 
 function spec(r: Row): NodeSpec {
@@ -110,7 +118,9 @@ export function createNodes(deps: NodesDeps) {
       ...(r.command_json ? { command: JSON.parse(r.command_json) as string[] } : {}),
       ...(r.node_command_json ? { nodeCommand: JSON.parse(r.node_command_json) as string[] } : {}),
       state: online ? 'online' : 'offline',
-      ...(r.last_check_at !== null ? { lastCheckAt: r.last_check_at } : {}),
+      ...(l?.lastCheckAt !== undefined || r.last_check_at !== null
+        ? { lastCheckAt: Math.max(l?.lastCheckAt ?? 0, r.last_check_at ?? 0) }
+        : {}),
       ...(!online && l?.offlineSince !== undefined ? { offlineSince: l.offlineSince } : {}),
       ...(r.sessions_seen !== null ? { sessions: r.sessions_seen } : {}),
       allowContinue: l?.hello ? l.hello.allowContinue : r.allow_continue === 1,
@@ -340,8 +350,13 @@ export function createNodes(deps: NodesDeps) {
     },
     /** A check or list reached the node. */
     checked(id: string, sessions?: number): void {
-      if (sessions === undefined) q.checked.run(now(), id);
-      else q.seen.run(sessions, now(), id);
+      const l = state(id);
+      const t = (l.lastCheckAt = now());
+      if (sessions !== undefined) q.seen.run(sessions, t, id);
+      else if (l.storedCheckAt === undefined || t - l.storedCheckAt >= CHECKED_STORED_MS)
+        q.checked.run(t, id);
+      else return changed();
+      l.storedCheckAt = t;
       changed();
     },
     /** The node did not answer in time: drop the connection (it shows offline; the next use reconnects). */
@@ -355,7 +370,14 @@ export function createNodes(deps: NodesDeps) {
     },
     close(): void {
       closed = true;
-      for (const l of live.values()) {
+      for (const [id, l] of live) {
+        if (l.lastCheckAt !== undefined && l.lastCheckAt !== l.storedCheckAt) {
+          try {
+            q.checked.run(l.lastCheckAt, id);
+          } catch (err) {
+            logger.warn('nodes: cannot store the last check time', { nodeId: id, error: String(err) });
+          }
+        }
         l.retry?.();
         l.conn?.close('the gateway closed');
       }

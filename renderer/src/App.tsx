@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useFleet } from './stores/fleet';
+import { selectFleetEmpty, useFleet } from './stores/fleet';
 import { useInbox } from './stores/inbox';
 import { usePermissions } from './stores/permissions';
 import { useConsent } from './stores/consent';
@@ -102,10 +102,7 @@ function EmptyState() {
 function Main() {
   const view = useUi((s) => s.view);
   const selectedKey = useUi((s) => s.selectedKey);
-  // Empty: nothing but main sessions that never ran (agent `main` always has one).
-  const empty = useFleet((s) =>
-    Object.values(s.sessions).every((v) => v.kind === 'main' && v.runStatus === 'none'),
-  );
+  const empty = useFleet(selectFleetEmpty);
   switch (view) {
     case 'inbox':
       return <Inbox />;

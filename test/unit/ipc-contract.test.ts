@@ -4,7 +4,6 @@ import {
   CHANNEL_LIST,
   CHANNELS,
   isChannel,
-  parseArgs,
   type AgentView,
   type AppInfo,
   type ArgsOf,
@@ -40,6 +39,7 @@ import {
   type TranscriptPage,
   type WatchersView,
 } from '../../shared/ipc';
+import { parseArgs } from '../../shared/ipc/schemas';
 
 type Empty = Record<string, never>;
 

@@ -4,13 +4,13 @@
 import net from 'node:net';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import {
-  parseArgs,
   type ArgsOf,
   type McpCredentialView,
   type McpIssuedView,
   type McpView,
   type ResultOf,
 } from '../../shared/ipc';
+import { parseArgs } from '../../shared/ipc/schemas';
 import { createApiHandlers } from '../../electron/gateway/api/handlers';
 import { openTestGateway, type TestGateway } from '../helpers/gateway';
 

@@ -68,7 +68,9 @@ export function createSqlitePreferenceStore(db: Database.Database): PreferenceSt
     if (patch.notifications !== undefined) put.run('notifications', JSON.stringify(next.notifications), at);
     return next;
   });
-  return { get, set: (patch, at) => save(patch, at) };
+  // IMMEDIATE: it reads before it writes, and a deferred transaction whose snapshot another
+  // connection has moved past fails at its first write (SQLITE_BUSY) instead of waiting.
+  return { get, set: (patch, at) => save.immediate(patch, at) };
 }
 
 /** SQLite when migration 006 has run on `db`, memory otherwise (as the inbox dismissals). */

@@ -196,10 +196,12 @@ export class TurnEngine {
     run.startedAt = deps.now();
     loop.run = run;
     const signal = loop.abort!.signal;
+    write(() => deps.runs.save(run));
+    // Armed after the first fenced write: a turn refused there (NotOwnerError) leaves no timer
+    // behind to cancel a later run of the session.
     const cancelTimeout = spawn?.timeoutMs
       ? deps.scheduler.after(spawn.timeoutMs, () => this.cancel(key, 'timeout'))
       : undefined;
-    write(() => deps.runs.save(run));
     deps.emit({ type: 'run:changed', run: { ...run } });
     spawn?.onStarted?.();
 

@@ -5,16 +5,21 @@ import type { Db } from '../db/open';
 import { invalidArgument } from '../errors';
 import { oneLine, resolveKey } from '../state/record-input';
 
-interface SessionDbRow {
-  key: string;
-  agent_id: string;
-  parent_key: string | null;
-  label: string | null;
-  cwd: string | null;
-  archived: number;
-  created_at: number;
-  updated_at: number;
-}
+/**
+ * A sessions row as an array, in COLUMNS order. Rows are read raw: the fleet snapshot lists every
+ * session, and better-sqlite3 builds an array for 10,000 rows in about half the time of objects.
+ */
+type SessionDbRow = [
+  key: string,
+  agentId: string,
+  createdAt: number,
+  updatedAt: number,
+  parentKey: string | null,
+  label: string | null,
+  cwd: string | null,
+  archived: number,
+];
+const COLUMNS = 'key, agent_id, created_at, updated_at, parent_key, label, cwd, archived';
 
 export const LABEL_MAX_CHARS = 200;
 
@@ -28,16 +33,11 @@ export interface NewSession {
 }
 
 function toInfo(r: SessionDbRow): SessionInfo {
-  const info: SessionInfo = {
-    key: r.key,
-    agentId: r.agent_id,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-  if (r.parent_key !== null) info.parentKey = r.parent_key;
-  if (r.label !== null) info.label = r.label;
-  if (r.cwd !== null) info.cwd = r.cwd;
-  if (r.archived === 1) info.archived = true;
+  const info: SessionInfo = { key: r[0], agentId: r[1], createdAt: r[2], updatedAt: r[3] };
+  if (r[4] !== null) info.parentKey = r[4];
+  if (r[5] !== null) info.label = r[5];
+  if (r[6] !== null) info.cwd = r[6];
+  if (r[7] === 1) info.archived = true;
   return info;
 }
 
@@ -45,18 +45,28 @@ export type SessionStore = ReturnType<typeof createSessionStore>;
 
 export function createSessionStore(db: Db, now: () => number) {
   const s = {
-    get: db.prepare<[string, string], SessionDbRow>(`SELECT * FROM sessions WHERE key = ? AND agent_id = ?`),
-    anyByKey: db.prepare<[string], SessionDbRow>(
-      `SELECT * FROM sessions WHERE key = ? ORDER BY agent_id LIMIT 1`,
-    ),
-    list: db.prepare<[], SessionDbRow>(`SELECT * FROM sessions ORDER BY created_at, key`),
+    get: db
+      .prepare<[string, string], SessionDbRow>(
+        `SELECT ${COLUMNS} FROM sessions WHERE key = ? AND agent_id = ?`,
+      )
+      .raw(),
+    anyByKey: db
+      .prepare<[string], SessionDbRow>(
+        `SELECT ${COLUMNS} FROM sessions WHERE key = ? ORDER BY agent_id LIMIT 1`,
+      )
+      .raw(),
+    list: db.prepare<[], SessionDbRow>(`SELECT ${COLUMNS} FROM sessions ORDER BY created_at, key`).raw(),
     // A superset of the adopted sessions (the agent part of a GLOB may hold ':'), in list order.
-    adopted: db.prepare<[], SessionDbRow>(
-      `SELECT * FROM sessions WHERE key GLOB 'agent:*:adopted:*' ORDER BY created_at, key`,
-    ),
-    children: db.prepare<[string], SessionDbRow>(
-      `SELECT * FROM sessions WHERE parent_key = ? ORDER BY created_at`,
-    ),
+    adopted: db
+      .prepare<[], SessionDbRow>(
+        `SELECT ${COLUMNS} FROM sessions WHERE key GLOB 'agent:*:adopted:*' ORDER BY created_at, key`,
+      )
+      .raw(),
+    children: db
+      .prepare<[string], SessionDbRow>(
+        `SELECT ${COLUMNS} FROM sessions WHERE parent_key = ? ORDER BY created_at`,
+      )
+      .raw(),
     insert: db.prepare(
       `INSERT INTO sessions (key, agent_id, parent_key, label, cwd, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (key, agent_id) DO UPDATE SET parent_key = coalesce(excluded.parent_key, parent_key),
@@ -86,8 +96,8 @@ export function createSessionStore(db: Db, now: () => number) {
       const label = input.label === undefined ? null : oneLine(input.label, LABEL_MAX_CHARS);
       // A key names one session: a bare key (e.g. `global`) is registered for one agent.
       const owner = s.anyByKey.get(k.key);
-      if (owner && owner.agent_id !== k.agentId)
-        throw invalidArgument(`session key "${k.key}" is registered for agent "${owner.agent_id}"`);
+      if (owner && owner[1] !== k.agentId)
+        throw invalidArgument(`session key "${k.key}" is registered for agent "${owner[1]}"`);
       if (input.cwd !== undefined && (typeof input.cwd !== 'string' || input.cwd.length > 4096))
         throw new Error('cwd must be a string of at most 4096 characters');
       const t = now();
@@ -108,7 +118,7 @@ export function createSessionStore(db: Db, now: () => number) {
     listAdopted: (): SessionInfo[] =>
       s.adopted
         .all()
-        .filter((r) => parseSessionKey(r.key).kind === 'adopted')
+        .filter((r) => parseSessionKey(r[0]).kind === 'adopted')
         .map(toInfo),
     children: (parentKey: string): SessionInfo[] =>
       s.children.all(normalizeSessionKey(parentKey)).map(toInfo),

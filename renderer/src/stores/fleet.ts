@@ -26,6 +26,32 @@ interface FleetState {
 let early: Promise<FleetSnapshot> | undefined;
 
 /**
+ * A selector over every session, computed once per sessions map. zustand runs each subscribed
+ * selector on every store change, and with 10,000 sessions a pass over all of them costs a few
+ * milliseconds; the map is replaced, never mutated, so its identity says when to compute again.
+ */
+function overSessions<T>(fn: (all: SessionView[]) => T): (s: FleetState) => T {
+  let seen: Record<string, SessionView> | undefined;
+  let value: T;
+  return (s) => {
+    if (s.sessions !== seen) {
+      seen = s.sessions;
+      value = fn(Object.values(s.sessions));
+    }
+    return value;
+  };
+}
+
+/** How many sessions are archived (the fleet's "show archived" toggle). */
+export const selectArchivedCount = overSessions((all) => all.filter((v) => v.archived).length);
+/** Nothing but main sessions that never ran (agent `main` always has one): the empty state. */
+export const selectFleetEmpty = overSessions((all) =>
+  all.every((v) => v.kind === 'main' && v.runStatus === 'none'),
+);
+/** Whether the demo fleet's sessions exist. */
+export const selectDemoRunning = overSessions((all) => all.some((v) => v.agentId === 'demo'));
+
+/**
  * Asks for the fleet before the first render (main.tsx), so that connecting, the gateway's work
  * and the transfer overlap with loading the app; the first load() takes this answer.
  */

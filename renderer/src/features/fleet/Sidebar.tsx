@@ -1,7 +1,7 @@
 import { memo, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SessionView } from '../../../../shared/ipc';
-import { useFleet } from '../../stores/fleet';
+import { selectArchivedCount, useFleet } from '../../stores/fleet';
 import { useUi } from '../../stores/ui';
 import { AlertBadge, NoticeBadge, StatusBadge, VersionBadge } from '../../components/Badges';
 import { useLive } from '../../stores/live';
@@ -81,7 +81,7 @@ const SessionRow = memo(function SessionRow({
 
 /** Archived sessions are out of the tree; this brings them back (and says how many there are). */
 function ArchivedToggle() {
-  const count = useFleet((s) => Object.values(s.sessions).filter((v) => v.archived).length);
+  const count = useFleet(selectArchivedCount);
   const show = useFleet((s) => s.showArchived);
   const setShow = useFleet((s) => s.setShowArchived);
   if (count === 0 && !show) return null;

@@ -22,6 +22,9 @@ const KIND_ORDER: Record<SessionView['kind'], number> = {
   bare: 4,
 };
 
+/** The gateway's order for keys (SQLite's binary collation); localeCompare costs ICU a call per pair. */
+const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
  * Agents → sessions: main first, children under their parent, then adopted and the rest.
  * Archived sessions are left out unless `showArchived`.
@@ -48,7 +51,7 @@ export function buildTree(
   for (const agentId of ids) {
     const list = (byAgent.get(agentId) ?? []).sort(
       (a, b) =>
-        KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.createdAt - b.createdAt || a.key.localeCompare(b.key),
+        KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.createdAt - b.createdAt || byCodePoint(a.key, b.key),
     );
     const keys = new Set(list.map((s) => s.key));
     const children = new Map<string, SessionView[]>();

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { noticeText } from '../../../../shared/session-keys';
 import { useUi } from '../../stores/ui';
 import { resetDemo, startDemo } from '../palette/commands';
-import { useFleet } from '../../stores/fleet';
+import { selectDemoRunning, useFleet } from '../../stores/fleet';
 import { EXPLAIN } from '../../lib/explain';
 
 const WORKER = 'agent:demo:subagent:research';
@@ -23,7 +23,7 @@ function Step({ n, title, children }: { n: number; title: string; children: Reac
 
 export function Guide() {
   const setView = useUi((s) => s.setView);
-  const demoRunning = useFleet((s) => Object.values(s.sessions).some((v) => v.agentId === 'demo'));
+  const demoRunning = useFleet(selectDemoRunning);
   const starting = useFleet((s) => s.demoStarting);
   return (
     <section className="page guide" data-testid="guide">

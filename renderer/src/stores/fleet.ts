@@ -52,7 +52,7 @@ export const selectFleetEmpty = overSessions((all) =>
 export const selectDemoRunning = overSessions((all) => all.some((v) => v.agentId === 'demo'));
 
 /**
- * Asks for the fleet before the first render (main.tsx), so that connecting, the gateway's work
+ * Asks for the fleet before the first render (boot.ts), so that connecting, the gateway's work
  * and the transfer overlap with loading the app; the first load() takes this answer.
  */
 export function prefetchFleet(): void {

@@ -195,7 +195,8 @@ export const useFleet = create<FleetState>()((set, get) => {
       if (timer) clearTimeout(timer);
       timer = undefined;
       queued = [];
-      set(initial);
+      // `shape` only ever grows: the shape selectors above remember the last shape they saw.
+      set((s) => ({ ...initial, shape: s.shape + 1 }));
     },
   };
 });

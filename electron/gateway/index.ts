@@ -339,7 +339,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     engine,
     acp,
     mcp: {
-      servers: (key, caps, defer) => mcp.acpServers(key, caps, defer),
+      servers: (key, caps) => mcp.acpServers(key, caps),
       release: (key) => mcp.releaseAcp(key),
     },
   });

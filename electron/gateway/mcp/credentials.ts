@@ -3,6 +3,9 @@
 // secret is 32 random bytes, shown once; only its SHA-256 is stored, so a copy of the database
 // grants nothing. (A fast hash is right here: the secret is random and long, not a password
 // anyone could guess.)
+// An ACP child's credential lives in memory only, as long as its agent process: it is valid the
+// moment it is made, before `session/new` (agents connect to their MCP servers then), even for a
+// session a person's start has not committed yet, and no agent of an earlier run can hold one.
 import crypto from 'node:crypto';
 import type { Db } from '../db/open';
 
@@ -35,7 +38,6 @@ const SECRET_PREFIX = 'slmcp_';
 
 interface IssueInput {
   sessionKey: string;
-  kind: CredentialKind;
   label?: string;
   port: number;
 }
@@ -73,7 +75,6 @@ export function createCredentialStore(db: Db, now: () => number) {
     touch: db.prepare(`UPDATE mcp_credentials SET last_used_at = ? WHERE id = ?`),
     touchClient: db.prepare(`UPDATE mcp_credentials SET last_used_at = ?, client = ? WHERE id = ?`),
     remove: db.prepare(`DELETE FROM mcp_credentials WHERE id = ?`),
-    removeAcp: db.prepare(`DELETE FROM mcp_credentials WHERE kind = 'acp' AND session_key = ?`),
     removeAllAcp: db.prepare(`DELETE FROM mcp_credentials WHERE kind = 'acp'`),
     countExternal: db.prepare<[], { n: number }>(
       `SELECT count(*) AS n FROM mcp_credentials WHERE kind = 'external'`,
@@ -85,52 +86,67 @@ export function createCredentialStore(db: Db, now: () => number) {
     ),
   };
 
-  /**
-   * A credential whose row is written by `save`: for an agent started before its session exists
-   * (the row references the session), saved in the transaction that makes the session.
-   */
-  const prepare = (input: IssueInput) => {
-    const id = crypto.randomUUID();
+  // ACP children's credentials by secret hash (see the top of the file).
+  const acp = new Map<string, Credential>();
+  const newSecret = () => {
     const secret = SECRET_PREFIX + crypto.randomBytes(32).toString('base64url');
-    const save = () =>
-      void s.insert.run(
-        id,
-        input.sessionKey,
-        input.kind,
-        input.label ?? null,
-        hashSecret(secret),
-        input.port,
-        now(),
-      );
-    return { id, secret, save };
+    return { id: crypto.randomUUID(), secret, hash: hashSecret(secret) };
   };
+  const acpById = (id: string) => [...acp.values()].find((c) => c.id === id);
 
   return {
-    /** A new credential; the secret is returned here and nowhere else. */
+    /** A new credential for an outside agent; the secret is returned here and nowhere else. */
     issue(input: IssueInput) {
-      const c = prepare(input);
-      c.save();
-      return { id: c.id, secret: c.secret };
+      const { id, secret, hash } = newSecret();
+      s.insert.run(id, input.sessionKey, 'external', input.label ?? null, hash, input.port, now());
+      return { id, secret };
     },
-    prepare,
+    /** An ACP child's credential, valid at once, held in memory until `revokeAcp`. */
+    issueAcp(input: IssueInput) {
+      const { id, secret, hash } = newSecret();
+      acp.set(hash, {
+        id,
+        sessionKey: input.sessionKey,
+        kind: 'acp',
+        ...(input.label !== undefined ? { label: input.label } : {}),
+        port: input.port,
+        createdAt: now(),
+      });
+      return { id, secret };
+    },
     /** The credential a presented secret belongs to, if any. */
     verify(secret: string): Credential | undefined {
       if (!secret.startsWith(SECRET_PREFIX) || secret.length > 200) return undefined;
-      const row = s.byHash.get(hashSecret(secret));
+      const hash = hashSecret(secret);
+      const held = acp.get(hash);
+      if (held) return { ...held };
+      const row = s.byHash.get(hash);
       return row ? toCredential(row) : undefined;
     },
     /** A client called with it; `client` is its clientInfo.name when the call was `initialize`. */
     touch(id: string, client?: string): void {
-      if (client === undefined) s.touch.run(now(), id);
+      const held = acpById(id);
+      if (held) {
+        held.lastUsedAt = now();
+        if (client !== undefined) held.client = client;
+      } else if (client === undefined) s.touch.run(now(), id);
       else s.touchClient.run(now(), client, id);
     },
     list(sessionKey?: string): Credential[] {
-      return (sessionKey === undefined ? s.all.all() : s.bySession.all(sessionKey)).map(toCredential);
+      const rows = (sessionKey === undefined ? s.all.all() : s.bySession.all(sessionKey)).map(toCredential);
+      const held = [...acp.values()].filter((c) => sessionKey === undefined || c.sessionKey === sessionKey);
+      return [...rows, ...held.map((c) => ({ ...c }))].sort((a, b) => a.createdAt - b.createdAt);
     },
-    revoke: (id: string): boolean => s.remove.run(id).changes > 0,
+    revoke(id: string): boolean {
+      const held = [...acp].find(([, c]) => c.id === id);
+      if (held) return acp.delete(held[0]);
+      return s.remove.run(id).changes > 0;
+    },
     /** An ACP child's agent ended or restarts: its secret dies with it. */
-    revokeAcp: (sessionKey: string): void => void s.removeAcp.run(sessionKey),
-    /** At start-up: no ACP agent of an earlier run is alive any more. */
+    revokeAcp(sessionKey: string): void {
+      for (const [hash, c] of acp) if (c.sessionKey === sessionKey) acp.delete(hash);
+    },
+    /** At start-up: rows of ACP credentials an older version wrote belong to agents long gone. */
     revokeAllAcp: (): number => s.removeAllAcp.run().changes,
     hasExternal: (): boolean => (s.countExternal.get()?.n ?? 0) > 0,
     savedPort: (): number | undefined => s.port.get()?.port,

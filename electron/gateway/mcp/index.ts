@@ -80,6 +80,13 @@ export function createMcp(deps: McpDeps) {
     const credential = credentials.verify(secret);
     if (!credential) return undefined;
     const session = deps.store.get(credential.sessionKey);
+    // An ACP child's credential exists only while its agent runs, which for a person's start is
+    // before its session is committed: the agent may list the tools then (Claude Code does, during
+    // session/new); a call made before the commit finds no session and says so.
+    if (!session && credential.kind === 'acp') {
+      const agentId = parseSessionKey(credential.sessionKey).agentId ?? 'main';
+      return { credential, sessionKey: credential.sessionKey, agentId };
+    }
     if (!session || !deps.owns(session.key)) return undefined;
     return { credential, sessionKey: session.key, agentId: session.agentId };
   };
@@ -199,12 +206,7 @@ export function createMcp(deps: McpDeps) {
     // Looked up after the wait: a session deleted meanwhile gets no credential.
     const session = deps.store.get(sessionKey);
     if (!session) throw notFound(`Unknown sessionKey: ${sessionKey}`);
-    const { id, secret } = credentials.issue({
-      sessionKey: session.key,
-      kind: 'external',
-      label,
-      port: http.port,
-    });
+    const { id, secret } = credentials.issue({ sessionKey: session.key, label, port: http.port });
     const url = urlOf(http.port);
     const command = shimCommand(url);
     return { id, secret, url, ...(command ? { command } : {}) };
@@ -252,16 +254,12 @@ export function createMcp(deps: McpDeps) {
     },
     /**
      * The MCP servers for an ACP child's `session/new`: a fresh credential of its own session
-     * (the previous agent's is revoked), over HTTP when the agent takes it, else the stdio shim.
-     * Empty when neither can be offered; the agent then runs without Sightline's tools. With
-     * `defer` (an agent started before its session exists) the credential's row is written by the
-     * function handed to it, in the transaction that makes the session.
+     * (the previous agent's is revoked), valid at once, over HTTP when the agent takes it, else the
+     * stdio shim. Empty when neither can be offered; the agent then runs without Sightline's tools.
+     * The one path for person-started and spawned agents alike: the credential is released with
+     * the agent (`releaseAcp`), also when its start fails.
      */
-    async acpServers(
-      sessionKey: string,
-      caps: { http: boolean },
-      defer?: (save: () => void) => void,
-    ): Promise<AcpMcpServer[]> {
+    async acpServers(sessionKey: string, caps: { http: boolean }): Promise<AcpMcpServer[]> {
       credentials.revokeAcp(sessionKey);
       let http: McpHttp;
       try {
@@ -270,21 +268,11 @@ export function createMcp(deps: McpDeps) {
         logger.warn('mcp: no endpoint for an ACP child', { sessionKey, error: String(err) });
         return [];
       }
-      // A session deleted while its agent was starting gets nothing (a deferred save belongs to a
-      // session not committed yet: it is saved with it, or not at all).
-      if (!defer && !deps.store.get(sessionKey)) throw notFound(`Unknown sessionKey: ${sessionKey}`);
       if (!caps.http && !deps.shim) {
         logger.warn('mcp: the agent takes stdio MCP only and no Node runs the shim', { sessionKey });
         return [];
       }
-      const { secret, save } = credentials.prepare({
-        sessionKey,
-        kind: 'acp',
-        label: 'acp',
-        port: http.port,
-      });
-      if (defer) defer(save);
-      else save();
+      const { secret } = credentials.issueAcp({ sessionKey, label: 'acp', port: http.port });
       const url = urlOf(http.port);
       logger.info('mcp: server offered to an ACP agent', {
         sessionKey,

@@ -80,8 +80,7 @@ export function createSpawner(deps: SpawnDeps) {
   };
 
   /** Everything the child is, in one transaction. */
-  /** Writes the child (`also`: more writes that need its row, in the same transaction). */
-  const commit = (p: Planned, also?: () => void): SessionInfo => {
+  const commit = (p: Planned): SessionInfo => {
     const { req, key } = p;
     const label =
       req.label ?? (p.profile ? `${p.profile.name}: ${req.message.slice(0, 60)}` : req.message.slice(0, 80));
@@ -112,7 +111,6 @@ export function createSpawner(deps: SpawnDeps) {
       if (req.from.type === 'human') recordHumanTurn(deps.state, session, 'desktop');
       emit({ type: 'transcript:appended', message: first });
       emit({ type: 'run:changed', run: deps.runs.start(p.runId, key, 'queued', deps.now()) });
-      also?.();
       return session;
     });
   };
@@ -155,7 +153,7 @@ export function createSpawner(deps: SpawnDeps) {
       const launched = p.profile ? await deps.acp.launch(p.key, p.profile, p.cwd!, deps.mcp) : undefined;
       let session: SessionInfo;
       try {
-        session = commit(p, launched?.attach);
+        session = commit(p);
       } catch (err) {
         launched?.abandon();
         throw err;

@@ -44,12 +44,8 @@ function terminalText(root: string, c: CommandLine, end?: TerminalExitStatus | '
 
 /** Sightline's MCP server for a child's agent: issued when the agent starts, released when it ends. */
 export interface AcpMcpHooks {
-  /** `defer`: the session does not exist yet; its credential is saved by the function handed over. */
-  servers(
-    sessionKey: string,
-    caps: { http: boolean },
-    defer?: (save: () => void) => void,
-  ): Promise<McpServer[]>;
+  /** A credential of the session's own, valid at once (its session may not be committed yet). */
+  servers(sessionKey: string, caps: { http: boolean }): Promise<McpServer[]>;
   release(sessionKey: string): void;
 }
 
@@ -66,8 +62,6 @@ interface Live {
   /** The run of the prompt in flight (its output streams under this id). */
   runId?: string;
   diffs: DiffCollector;
-  /** While an agent is launched before its session exists: what is saved when the session is made. */
-  pending?: (() => void)[];
 }
 
 export interface AcpSessionsDeps {
@@ -175,14 +169,7 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
     l.child = await AcpChild.start({
       profile: l.profile,
       cwd: l.cwd,
-      ...(mcp
-        ? {
-            mcpServers: (caps: { http: boolean }) => {
-              const pending = l.pending;
-              return mcp.servers(key, caps, pending ? (save) => pending.push(save) : undefined);
-            },
-          }
-        : {}),
+      ...(mcp ? { mcpServers: (caps: { http: boolean }) => mcp.servers(key, caps) } : {}),
       logger: { warn: (m, f) => deps.logger.warn(`acp: ${m}`, { sessionKey: key, ...(f as object) }) },
       onUpdate: (u) => onUpdate(key, l, u),
       beforeSpawn: (command) => deps.profiles.confirmStart(l.profile, command, key),
@@ -243,7 +230,8 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       let result: AcpRunResult;
       try {
         const child = await ensureChild(key, l);
-        if (closed) return;
+        // Deleted or reset while its agent was starting: that agent (and its credential) goes now.
+        if (!current(key, l)) return dropChild(key, l);
         // The turn starts now, with the agent there to hear it: a turn that could not start
         // drained nothing, so its notice stays pending and comes with the next one.
         const lines = [...deps.notices.drain(key).map((e) => e.text), ...system];
@@ -335,31 +323,24 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
 
     /**
      * Starts the agent (consent, process, initialize, session/new) before its session exists, so
-     * a failure leaves nothing behind: it rejects with the cause. `attach` (inside the transaction
-     * that makes the session) saves what references it (the agent's MCP credential); `begin` then
-     * sends the first prompt; `abandon` stops the agent when the session could not be made.
+     * a failure leaves nothing behind (no process, no credential): it rejects with the cause.
+     * `begin` then sends the first prompt; `abandon` stops the agent when the session could not be
+     * made.
      */
     async launch(key: string, profile: StoredAcpProfile, cwd: string, mcp?: AcpMcpHooks) {
       const l = newLive(profile, cwd, mcp);
-      l.pending = [];
       try {
         await ensureChild(key, l);
       } catch (err) {
-        void l.child?.close();
+        dropChild(key, l);
         throw err;
       }
       return {
-        attach(): void {
-          for (const save of l.pending ?? []) save();
-          delete l.pending;
-        },
         begin(task: string, spawn: SpawnInfo): void {
           live.set(key, l);
           runPrompt(key, task, spawn);
         },
-        abandon(): void {
-          void l.child?.close();
-        },
+        abandon: () => dropChild(key, l),
       };
     },
 

@@ -12,6 +12,7 @@ import {
 } from '@agentclientprotocol/sdk';
 import { buildClientApp, type HandlerHost } from './handlers';
 import { resolveCommand } from './command';
+import { GROUPS, signalTree } from './process-tree';
 import { registerAcpChild, unregisterAcpChild, type LiveAcpChild } from './live-children';
 import { inspectedReadable, NdJsonInspector, TailBuffer } from './stdio';
 import { TerminalManager } from './terminals';
@@ -55,6 +56,8 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
   private readonly pending: PromptJob[] = [];
   private turn: Turn | undefined;
   private closing: Promise<void> | undefined;
+  /** The agent's descendants seen when it was last signalled (they may be re-parented since). */
+  private tree = new Set<number>();
 
   private constructor(
     private readonly opts: AcpChildOptions,
@@ -69,7 +72,8 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
       cwd: spawnCwd,
       env: { ...process.env, ...opts.profile.env },
       stdio: ['pipe', 'pipe', 'pipe'],
-      detached: false,
+      // A process group of its own: stopping the agent stops everything it started (process-tree.ts).
+      detached: GROUPS,
       windowsHide: true,
     });
     registerAcpChild(this);
@@ -253,6 +257,8 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
         this.hasExited = true;
         unregisterAcpChild(this);
         this.terminals.killAll();
+        // Whatever the agent started dies with it (a crashed adapter leaves its CLI running).
+        if (this.proc.pid !== undefined) signalTree(this.proc.pid, 'SIGKILL', this.tree);
         resolve();
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
         const last = this.stderr.lastLine();
@@ -281,9 +287,13 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
     this.terminals.killAll();
     this.conn.close();
     this.proc.stdin?.end();
-    if (!this.hasExited) {
-      this.proc.kill('SIGTERM');
-      const timer = setTimeout(() => this.proc.kill('SIGKILL'), this.opts.killGraceMs ?? 1_500);
+    const pid = this.proc.pid;
+    if (!this.hasExited && pid !== undefined) {
+      // The whole tree: SIGTERM first, SIGKILL to what is left after the grace.
+      this.tree = signalTree(pid, 'SIGTERM', this.tree);
+      const timer = setTimeout(() => {
+        this.tree = signalTree(pid, 'SIGKILL', this.tree);
+      }, this.opts.killGraceMs ?? 1_500);
       await this.exited;
       clearTimeout(timer);
     }
@@ -293,6 +303,6 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
   /** Synchronous last resort from the process 'exit' hook. */
   killNow(): void {
     this.terminals.killAll();
-    if (!this.hasExited) this.proc.kill('SIGKILL');
+    if (!this.hasExited && this.proc.pid !== undefined) signalTree(this.proc.pid, 'SIGKILL', this.tree);
   }
 }

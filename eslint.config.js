@@ -40,6 +40,7 @@ export const LAYERS = [
   { files: 'electron/gateway/ownership', folders: ['state', 'sessions', 'tools', 'runtime', 'catalog', 'api', 'mcp'], why: 'ownership/ (which gateway runs a session) sits just above db/: every path that acts asks it' },
   { files: 'electron/gateway/catalog', folders: ['state', 'sessions', 'tools', 'runtime', 'api', 'mcp'], why: 'the catalog sees sessions and state through types.ts only' },
   { files: 'electron/gateway/nodes', folders: ['state', 'sessions', 'tools', 'runtime', 'catalog', 'api', 'mcp'], why: 'nodes/ (paired machines) sits under the catalog that reads through it; it sees no sessions or state' },
+  { files: 'electron/gateway/installers', folders: ['catalog', 'api', 'mcp', 'nodes'], why: 'the registry installer uses the ACP runtime (its start check) and nothing above it' },
   { files: 'electron/gateway/mcp', folders: ['catalog', 'api'], why: 'mcp/ carries the session tools to outside agents: it sees the tools, never the catalog or the handlers' },
   { files: 'electron/gateway/api', folders: ['db'], why: 'the API handlers (the top, beside index.ts) reach storage only through the services or a handle passed in' },
 ];

@@ -60,9 +60,12 @@ export function mainKeyFor(agentId: string): string {
   return `agent:${agentId.toLowerCase()}:main`;
 }
 
-/** A spawned or started child: `agent:<agentId>:subagent:<id>` or `agent:<agentId>:acp:<id>`. */
-export function childKeyFor(agentId: string, runtime: 'native' | 'acp', id: string): string {
-  return `agent:${agentId.toLowerCase()}:${runtime === 'acp' ? 'acp' : 'subagent'}:${id}`;
+/**
+ * A spawned or started child: `agent:<agentId>:subagent:<id>` for native turns, else
+ * `agent:<agentId>:<runtime>:<id>` (`acp:` for an ACP agent).
+ */
+export function childKeyFor(agentId: string, runtime: string, id: string): string {
+  return `agent:${agentId.toLowerCase()}:${runtime === 'native' ? 'subagent' : runtime}:${id}`;
 }
 
 /**

@@ -2,7 +2,7 @@
 // core, the turn path, the services that use them, then timers. Plain Node; never imports Electron.
 // Over 300 lines on purpose: the whole wiring reads in one place, in the order things are built.
 import path from 'node:path';
-import { isMainKey, normalizeSessionKey, parseSessionKey } from '../../shared/session-keys';
+import { isMainKey, normalizeSessionKey } from '../../shared/session-keys';
 import { createCatalog, resolveCatalogRoots, type CatalogService } from './catalog';
 import { createBackupService, type BackupService } from './db/backups';
 import { openDatabase, type Db } from './db/open';
@@ -13,24 +13,30 @@ import { resolveShim } from './mcp/shim';
 import { consoleLogger, EventHub } from './events';
 import { createOwnership, type Ownership } from './ownership';
 import { createAcpProfileStore } from './runtime/acp/profile-store';
-import { createAcpRegistry, type AcpRegistry } from './runtime/acp/registry/install';
+import { createAcpRegistry, type AcpRegistry } from './installers/install';
 import { createAcpProfiles, type AcpProfiles } from './runtime/acp/profiles';
 import { createAcpSessions } from './runtime/acp/sessions';
+import { createAskToSend } from './runtime/ask-to-send';
+import { childRunEnded } from './runtime/child-outcome';
+import { createNativeRunner } from './runtime/native/runner';
+import { createRunLifecycle } from './runtime/run-lifecycle';
+import { createRunners, type RunnerFactory } from './runtime/runner';
+import { createAdoptedRunner, createExternalRunner } from './runtime/upstream';
 import { agentTools } from './runtime/agent-tools';
 import { createAgentsService, createAgentStore } from './runtime/agents';
-import { compactIfNeeded } from './runtime/compaction';
+import { compactIfNeeded } from './runtime/native/compaction';
 import { createRunControl, type RunControl } from './runtime/control';
 import { resetDemo, startDemo } from './runtime/demo';
 import { createGoals, type Goals } from './runtime/goals';
 import { createHeartbeats } from './runtime/heartbeats';
 import { createHuman, type Human } from './runtime/human';
 import { createMessages } from './runtime/messages';
-import { createModelCache } from './runtime/models';
+import { createModelCache } from './runtime/native/models';
 import { createPermissions, type Permissions } from './runtime/permissions';
 import { createRunStore } from './runtime/runs';
 import { createSpawner } from './runtime/spawn';
 import { createStarter } from './runtime/start';
-import { TurnEngine } from './runtime/turns';
+import { TurnEngine } from './runtime/native/turns';
 import { runWakes } from './runtime/wake';
 import { realScheduler } from './scheduler';
 import { createSessions } from './sessions/service';
@@ -61,6 +67,7 @@ import type {
 } from './types';
 
 export type * from './types';
+export type * from './runtime/runner';
 export { GatewayError } from './errors';
 export { NotOwnerError } from './ownership';
 export type { AskPerson, CommandLine, ConsentQuestion } from './trust/consent';
@@ -110,7 +117,6 @@ export interface Gateway {
     profiles: AcpProfiles;
     /** Questions for the person: ACP permission requests and agents' sends into adopted sessions. */
     permissions: Permissions;
-    deliver: ReturnType<typeof createAcpSessions>['deliver'];
     /** The ACP registry: its agents, and installing one as a profile. */
     registry: AcpRegistry;
   };
@@ -135,7 +141,8 @@ export interface Gateway {
   close(): void;
 }
 
-export function createGateway(options: GatewayOptions): Gateway {
+/** `runners`: more kinds of session runner, asked before the built-in ones (runtime/runner.ts). */
+export function createGateway(options: GatewayOptions, extra: { runners?: RunnerFactory[] } = {}): Gateway {
   if (!options || typeof options.dataDir !== 'string' || options.dataDir.length === 0) {
     throw new Error('createGateway: dataDir is required');
   }
@@ -208,8 +215,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     onOwnershipChange({ claimed, lost }) {
       if (claimed.length) runs.failInterrupted(now(), claimed);
       for (const key of lost) {
-        engine.forget(key);
-        acp.forget(key);
+        runners.forget(key);
         waker.forget(key);
       }
     },
@@ -222,8 +228,24 @@ export function createGateway(options: GatewayOptions): Gateway {
     lastMessageId: (key) => transcripts.page(key, { limit: 1 }).messages[0]?.id ?? 0,
   });
 
-  // The turn path: one turn at a time per session; ACP children run their own agents.
+  // The turn path: every session is run by one runner (native turns, an ACP agent, an adopted
+  // session's CLI, an outside agent), each run through one lifecycle.
   const registry = new ToolRegistry();
+  const lifecycle = createRunLifecycle({
+    now,
+    runs,
+    emit,
+    notices,
+    // A spawned child's outcome is its parent's next turn, whatever runs the parent.
+    announce(childKey, run, spawn, text) {
+      const announcement = childRunEnded({ state, store }, childKey, run, spawn, text);
+      if (!announcement || !spawn.parentKey) return;
+      if (!runners.system(spawn.parentKey, announcement))
+        logger.warn('runtime: the parent is not running in this gateway; announcement dropped', {
+          parentKey: spawn.parentKey,
+        });
+    },
+  });
   const engine = new TurnEngine({
     now,
     scheduler,
@@ -231,15 +253,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     emit,
     store,
     transcripts,
-    runs,
     agents: agentStore,
-    notices,
+    lifecycle,
     registry,
     state,
     providerFor: createModelCache(),
     live: supervision.live,
     ownership,
-    announce,
     afterTurn: (key, agent) => {
       try {
         if (compactIfNeeded({ transcripts, state }, key, agent))
@@ -254,14 +274,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger,
     emit,
     transcripts,
-    runs,
+    lifecycle,
     profiles: acpProfiles,
     permissions,
     consent,
     workRoot: path.join(options.dataDir, 'acp-work'),
     live: supervision.live,
-    notices,
-    onRunEnd: (childKey, run, spawn, text) => engine.announceToParent(childKey, run, spawn, text),
+    // Sightline's MCP server for the agents (declared below; used only once an agent starts).
+    mcp: {
+      servers: (key, caps) => mcp.acpServers(key, caps),
+      release: (key) => mcp.releaseAcp(key),
+    },
   });
 
   // Services: one function per action, each one transaction, events after the commit.
@@ -276,14 +299,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     waker,
     claim: ownership.claimCreated,
     countRuns: (key) => runs.count(key),
-    onReset: (key) => {
-      engine.forget(key);
-      acp.reset(key);
-    },
+    onReset: (key) => runners.reset(key),
     onDelete: (key) => {
       ownership.forget(key);
-      engine.forget(key);
-      acp.forget(key);
+      runners.forget(key);
     },
   });
   const catalogRoots = resolveCatalogRoots(options.catalogRoots);
@@ -328,36 +347,23 @@ export function createGateway(options: GatewayOptions): Gateway {
     shim: resolveShim(options.mcpShim),
     owns: ownership.owns,
   });
-  const spawner = createSpawner({
-    tx,
-    now,
-    emit,
-    sessions,
-    state,
-    transcripts,
-    runs,
-    engine,
+  const runners = createRunners([
+    ...(extra.runners ?? []).map((make) => make({ now, logger, emit, transcripts, lifecycle })),
+    createNativeRunner({ engine, transcripts, runs, emit, now }),
     acp,
-    mcp: {
-      servers: (key, caps) => mcp.acpServers(key, caps),
-      release: (key) => mcp.releaseAcp(key),
-    },
-  });
-  const messages = createMessages({
-    tx,
-    emit,
-    transcripts,
-    engine,
-    acp,
-    permissions,
-    continueUpstream: (key, text) => catalog.continue(key, text),
-    owns: ownership.owns,
-  });
+    createAdoptedRunner({
+      continueUpstream: (key, text) => catalog.continue(key, text),
+      askToSend: createAskToSend(permissions),
+    }),
+    createExternalRunner(),
+  ]);
+  const spawner = createSpawner({ tx, now, emit, sessions, state, transcripts, runs, runners });
+  const messages = createMessages({ tx, runners, owns: ownership.owns });
   const human = createHuman({ store, state, messages });
   const start = createStarter({ spawner, store, agents: agentStore });
-  const control = createRunControl({ engine, runs, acp, goals, store, now });
+  const control = createRunControl({ engine, runners, runs, goals, store });
   const status = supervision.startStatus({
-    live: (key) => engine.status(key),
+    live: (key) => runners.status(key),
     latestRun: (key) => runs.latest(key),
     pendingRequests: () => permissions.pending(),
   });
@@ -410,19 +416,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
   }
 
-  /**
-   * A spawned child's outcome is its parent's next turn: a native turn, or a prompt of the ACP
-   * parent's agent (declared here, used only once both exist).
-   */
-  function announce(parentKey: string, text: string): void {
-    if (parseSessionKey(parentKey).kind !== 'acp')
-      return void engine.enqueue(parentKey, { kind: 'system', text });
-    if (!acp.system(parentKey, text))
-      logger.warn('runtime: the ACP parent is not running in this gateway; announcement dropped', {
-        parentKey,
-      });
-  }
-
   let closed = false;
   return {
     sessions: { ...sessions, start },
@@ -459,7 +452,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     status,
     live: supervision.live,
     noticeHistory: supervision.history,
-    acp: { profiles: acpProfiles, permissions, deliver: acp.deliver, registry: acpRegistry },
+    acp: { profiles: acpProfiles, permissions, registry: acpRegistry },
     consent,
     secrets: { info: secrets.info },
     db,
@@ -473,10 +466,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       stopSharedPoll?.();
       heartbeats.stop();
       stopWakes();
-      engine.stop();
       consent.close();
       permissions.closeAll();
-      void acp.closeAll();
+      void runners.close();
       mcp.close();
       catalog.stop();
       supervision.close();

@@ -138,8 +138,10 @@ export interface Sessions {
 export interface StartInput {
   /** A configured model agent, or */
   agentId?: string;
-  /** an ACP profile (exactly one of the two). */
+  /** an ACP profile, or */
   acpProfileId?: string;
+  /** Addition: another runner given to createGateway, by name (exactly one of the three). */
+  runtime?: string;
   /** Working folder; must exist. */
   cwd?: string;
   label?: string;

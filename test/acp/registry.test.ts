@@ -9,7 +9,7 @@ import { createApiHandlers } from '../../electron/gateway/api/handlers';
 import type { ConsentQuestion } from '../../electron/gateway';
 import type { Envelope } from '../../shared/ipc';
 import { FakeClock, openTestGateway, tempDir, waitFor, type TestGateway } from '../helpers/gateway';
-import { currentPlatform } from '../../electron/gateway/runtime/acp/registry/format';
+import { currentPlatform } from '../../electron/gateway/installers/format';
 import { tarGz, zip } from '../helpers/archives';
 import {
   FIXTURE_ICON,

@@ -5,11 +5,11 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { currentPlatform } from '../../electron/gateway/runtime/acp/registry/format';
+import { currentPlatform } from '../../electron/gateway/installers/format';
 import { tarGz, type ArchiveEntry } from './archives';
 
 export const FIXTURE_AGENT = path.resolve('test/fixtures/acp-agent/agent.mjs');
-export const SNAPSHOT = path.resolve('electron/gateway/runtime/acp/registry/snapshot/registry.json');
+export const SNAPSHOT = path.resolve('electron/gateway/installers/snapshot/registry.json');
 export const FIXTURE_ICON =
   '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><circle cx="8" cy="8" r="6"/></svg>';
 

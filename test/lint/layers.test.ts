@@ -22,7 +22,7 @@ async function restricted(file: string, code: string): Promise<string[]> {
 const WRONG: [string, string, RegExp][] = [
   [
     'electron/gateway/state/x.ts',
-    "import { TurnEngine } from '../runtime/turns';",
+    "import { TurnEngine } from '../runtime/native/turns';",
     /state core never depends on/,
   ],
   [

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createAnthropicProvider } from '../../electron/gateway/runtime/providers/anthropic';
-import { ModelAbortedError, ModelProviderError } from '../../electron/gateway/runtime/providers/types';
-import type { ModelRequest } from '../../electron/gateway/runtime/providers/types';
+import { createAnthropicProvider } from '../../electron/gateway/runtime/native/providers/anthropic';
+import { ModelAbortedError, ModelProviderError } from '../../electron/gateway/runtime/native/providers/types';
+import type { ModelRequest } from '../../electron/gateway/runtime/native/providers/types';
 import {
   AN_PING,
   AN_STOP,

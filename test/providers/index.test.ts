@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProvider } from '../../electron/gateway/runtime/providers/index';
-import type { ModelProvider } from '../../electron/gateway/runtime/providers/types';
+import { createProvider } from '../../electron/gateway/runtime/native/providers/index';
+import type { ModelProvider } from '../../electron/gateway/runtime/native/providers/types';
 import {
   AN_STOP,
   anMessageDelta,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createOpenAIProvider } from '../../electron/gateway/runtime/providers/openai';
-import { ModelAbortedError, ModelProviderError } from '../../electron/gateway/runtime/providers/types';
-import type { ModelRequest } from '../../electron/gateway/runtime/providers/types';
+import { createOpenAIProvider } from '../../electron/gateway/runtime/native/providers/openai';
+import { ModelAbortedError, ModelProviderError } from '../../electron/gateway/runtime/native/providers/types';
+import type { ModelRequest } from '../../electron/gateway/runtime/native/providers/types';
 import type { ServerResponse } from 'node:http';
 import {
   OA_DONE,

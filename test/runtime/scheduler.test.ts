@@ -1,5 +1,5 @@
 // Time you can drive: heartbeats and run timeouts run on the injected scheduler (the wake grace:
-// runtime/turns.test.ts).
+// runtime/native turns test, native engine).
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../helpers/clock';
 import { openTestGateway, waitFor, type TestGateway } from '../helpers/gateway';

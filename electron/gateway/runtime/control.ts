@@ -1,21 +1,19 @@
 // Run control: what a session's run is doing, its history and token totals, cancelling it, and a
 // heartbeat turn by hand. `gateway.runtime` (an addition to the contract).
 import { normalizeSessionKey } from '../../../shared/session-keys';
-import type { RunInfo, RunStatus } from '../types';
-import type { AcpSessions } from './acp/sessions';
-import type { Goals } from './goals';
-import type { RunStore } from './runs';
-import type { TurnEngine } from './turns';
 import type { SessionStore } from '../sessions/store';
-import { randomUUID } from 'node:crypto';
-import { parseSessionKey, runsOwnTurns } from '../../../shared/session-keys';
+import type { RunInfo, RunStatus } from '../types';
+import type { Goals } from './goals';
+import type { Runners } from './runner';
+import type { RunStore } from './runs';
+import type { TurnEngine } from './native/turns';
 
 export interface RunControlDeps {
-  engine: TurnEngine;
+  /** The native engine: heartbeats and `idle()` are its own. */
+  engine: Pick<TurnEngine, 'enqueue' | 'idle'>;
+  runners: Pick<Runners, 'of' | 'status' | 'cancel'>;
   store: Pick<SessionStore, 'get'>;
-  now: () => number;
   runs: RunStore;
-  acp: Pick<AcpSessions, 'cancel'>;
   goals: Pick<Goals, 'get'>;
 }
 
@@ -29,11 +27,11 @@ export interface RunOverview {
 }
 
 export function createRunControl(deps: RunControlDeps) {
-  const { engine, runs } = deps;
+  const { engine, runs, runners } = deps;
 
   // A live turn decides, else the latest recorded run (read only when needed).
   const statusOf = (key: string, latest: () => RunInfo | undefined): RunStatus => {
-    const live = engine.status(key);
+    const live = runners.status(key);
     if (live.busy) return live.run?.status ?? 'running';
     if (live.queued > 0) return 'queued';
     return latest()?.status ?? 'idle';
@@ -49,17 +47,17 @@ export function createRunControl(deps: RunControlDeps) {
     /** The live run, else the latest recorded one. */
     status(sessionKey: string): RunInfo | undefined {
       const key = normalizeSessionKey(sessionKey);
-      return engine.status(key).run ?? runs.latest(key);
+      return runners.status(key).run ?? runs.latest(key);
     },
     runs: (sessionKey: string, limit?: number) => runs.list(normalizeSessionKey(sessionKey), limit),
     sessionStatus,
-    cancel(sessionKey: string): boolean {
-      const key = normalizeSessionKey(sessionKey);
-      return engine.cancel(key, 'cancelled') || deps.acp.cancel(key);
-    },
+    cancel: (sessionKey: string): boolean => runners.cancel(normalizeSessionKey(sessionKey)),
     idle: () => engine.idle(),
-    /** A native session can run its failed turn again; ACP children and adopted sessions cannot. */
-    retryable: (sessionKey: string): boolean => runsOwnTurns(sessionKey),
+    /** Whether the session's runner can run its failed turn again. */
+    retryable(sessionKey: string): boolean {
+      const key = normalizeSessionKey(sessionKey);
+      return runners.of(key)?.retryable(key) ?? false;
+    },
     /**
      * Runs a failed session's turn again, on the transcript as it is. A spawned child reports the
      * new run to its parent as the first one would have. False when nothing failed or it cannot.
@@ -67,15 +65,9 @@ export function createRunControl(deps: RunControlDeps) {
     retry(sessionKey: string): boolean {
       const key = normalizeSessionKey(sessionKey);
       const session = deps.store.get(key);
-      if (!session || !runsOwnTurns(key) || sessionStatus(key) !== 'failed') return false;
-      if (session.parentKey && parseSessionKey(key).kind === 'subagent') {
-        const runId = randomUUID();
-        runs.start(runId, key, 'queued', deps.now());
-        void engine.enqueue(key, { kind: 'task', spawn: { parentKey: session.parentKey, runId } });
-      } else {
-        void engine.enqueue(key, { kind: 'user' });
-      }
-      return true;
+      const runner = runners.of(key);
+      if (!session || !runner?.retryable(key) || sessionStatus(key) !== 'failed') return false;
+      return runner.retry(session);
     },
     /** One heartbeat turn now (what a wake or the timer does); resolves when it is done. */
     heartbeat: (sessionKey: string) => engine.enqueue(normalizeSessionKey(sessionKey), { kind: 'heartbeat' }),
@@ -87,7 +79,7 @@ export function createRunControl(deps: RunControlDeps) {
       for (const key of sessionKeys) {
         const p = persisted.get(key);
         out.set(key, {
-          run: engine.status(key).run ?? p?.latest,
+          run: runners.status(key).run ?? p?.latest,
           status: statusOf(key, () => p?.latest),
           tokens: p ? { input: p.input, output: p.output } : { input: 0, output: 0 },
         });

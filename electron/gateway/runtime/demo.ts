@@ -3,7 +3,7 @@
 import type { SessionStore } from '../sessions/store';
 import type { AgentConfig, Sessions } from '../types';
 import type { Goals } from './goals';
-import type { TurnEngine } from './turns';
+import type { TurnEngine } from './native/turns';
 
 export const DEMO_AGENT = 'demo';
 export const DEMO_TASK =

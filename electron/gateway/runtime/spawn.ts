@@ -9,18 +9,18 @@
 import { randomUUID } from 'node:crypto';
 import { childKeyFor } from '../../../shared/session-keys';
 import type { Transactions } from '../db/transactions';
+import { invalidArgument } from '../errors';
 import type { TranscriptStore } from '../sessions/transcripts';
 import type { StateCore } from '../state/session-state';
 import type { GatewayEvent, SessionInfo, Sessions } from '../types';
-import type { StoredAcpProfile } from './acp/profile-store';
-import type { AcpMcpHooks, AcpSessions } from './acp/sessions';
 import type { SpawnInfo } from './child-outcome';
 import { recordHumanTurn } from './human';
+import type { ChildRunner, Runners } from './runner';
 import type { RunStore } from './runs';
-import type { TurnEngine } from './turns';
 
 export interface SpawnRequest {
-  runtime: 'native' | 'acp';
+  /** The runner that runs the child: 'native' (model turns) or 'acp' (an ACP agent). */
+  runtime: string;
   /** The agent the child belongs to (its key is `agent:<agentId>:…`). */
   agentId: string;
   /** The first turn: an agent's task or a person's first message. */
@@ -40,7 +40,7 @@ export interface SpawnRequest {
 export interface Spawned {
   childSessionKey: string;
   runId: string;
-  runtime: 'native' | 'acp';
+  runtime: string;
   /** ACP only: the profile that runs the child. */
   profile?: string;
 }
@@ -53,10 +53,7 @@ export interface SpawnDeps {
   state: StateCore;
   transcripts: TranscriptStore;
   runs: RunStore;
-  engine: TurnEngine;
-  acp: AcpSessions;
-  /** Sightline's MCP server for the agent of an ACP child. */
-  mcp: AcpMcpHooks;
+  runners: Pick<Runners, 'child' | 'started'>;
 }
 
 export type Spawner = ReturnType<typeof createSpawner>;
@@ -65,25 +62,34 @@ interface Planned {
   req: SpawnRequest;
   key: string;
   runId: string;
-  profile?: StoredAcpProfile;
+  runner: ChildRunner;
+  config?: unknown;
   cwd?: string;
+  labelHead?: string;
+  profileId?: string;
 }
 
 export function createSpawner(deps: SpawnDeps) {
   const { tx, emit } = deps;
 
   const plan = (req: SpawnRequest): Planned => {
-    const profile = req.runtime === 'acp' ? deps.acp.profileFor(req.profile, req.from.type) : undefined;
+    const runner = deps.runners.child(req.runtime);
+    if (!runner) throw invalidArgument(`Unknown runtime: ${req.runtime}`);
     const key = childKeyFor(req.agentId, req.runtime, randomUUID().slice(0, 8));
-    const cwd = req.cwd ?? (profile ? deps.acp.folderFor(key, profile) : undefined);
-    return { req, key, runId: randomUUID(), ...(profile ? { profile } : {}), ...(cwd ? { cwd } : {}) };
+    const p = runner.plan(key, {
+      ...(req.profile !== undefined ? { profile: req.profile } : {}),
+      ...(req.cwd !== undefined ? { cwd: req.cwd } : {}),
+      by: req.from.type,
+    });
+    const cwd = req.cwd ?? p.cwd;
+    return { req, key, runId: randomUUID(), runner, ...p, ...(cwd ? { cwd } : {}) };
   };
 
   /** Everything the child is, in one transaction. */
   const commit = (p: Planned): SessionInfo => {
     const { req, key } = p;
     const label =
-      req.label ?? (p.profile ? `${p.profile.name}: ${req.message.slice(0, 60)}` : req.message.slice(0, 80));
+      req.label ?? (p.labelHead ? `${p.labelHead}: ${req.message.slice(0, 60)}` : req.message.slice(0, 80));
     return tx.run(() => {
       const session = deps.sessions.create({
         key,
@@ -126,7 +132,13 @@ export function createSpawner(deps: SpawnDeps) {
     childSessionKey: p.key,
     runId: p.runId,
     runtime: p.req.runtime,
-    ...(p.profile ? { profile: p.profile.id } : {}),
+    ...(p.profileId ? { profile: p.profileId } : {}),
+  });
+
+  const child = (p: Planned) => ({
+    key: p.key,
+    ...(p.cwd ? { cwd: p.cwd } : {}),
+    ...(p.config !== undefined ? { config: p.config } : {}),
   });
 
   return {
@@ -138,19 +150,20 @@ export function createSpawner(deps: SpawnDeps) {
     spawn(req: SpawnRequest): Spawned {
       const p = plan(req);
       commit(p);
-      if (p.profile) deps.acp.start(p.key, p.profile, req.message, spawnInfo(p), p.cwd!, deps.mcp);
-      else void deps.engine.enqueue(p.key, { kind: 'task', spawn: spawnInfo(p) });
+      deps.runners.started(p.key, p.runner);
+      p.runner.begin({ ...child(p), task: req.message, spawn: spawnInfo(p) });
       return spawned(p);
     },
 
     /**
-     * A person's start. An ACP agent is started first (process, initialize, session/new): when it
-     * cannot start, this rejects with the cause and nothing was written. Resolves with the new
-     * session once its first turn started; a first turn that fails later is a failed run.
+     * A person's start. An agent whose runner can fail to start is started first (an ACP agent:
+     * process, initialize, session/new): when it cannot start, this rejects with the cause and
+     * nothing was written. Resolves with the new session once its first turn started; a first
+     * turn that fails later is a failed run.
      */
     async start(req: SpawnRequest): Promise<{ session: SessionInfo; spawned: Spawned }> {
       const p = plan(req);
-      const launched = p.profile ? await deps.acp.launch(p.key, p.profile, p.cwd!, deps.mcp) : undefined;
+      const launched = p.runner.launch ? await p.runner.launch(child(p)) : undefined;
       let session: SessionInfo;
       try {
         session = commit(p);
@@ -158,14 +171,11 @@ export function createSpawner(deps: SpawnDeps) {
         launched?.abandon();
         throw err;
       }
+      deps.runners.started(p.key, p.runner);
       let onStarted: () => void = () => undefined;
       const started = new Promise<void>((resolve) => (onStarted = resolve));
       if (launched) launched.begin(req.message, spawnInfo(p, onStarted));
-      else {
-        // A turn that is never run (the gateway closing) resolves the enqueue instead.
-        const done = deps.engine.enqueue(p.key, { kind: 'task', spawn: spawnInfo(p, onStarted) });
-        void done.then(onStarted);
-      }
+      else p.runner.begin({ ...child(p), task: req.message, spawn: spawnInfo(p, onStarted) });
       await started;
       return { session, spawned: spawned(p) };
     },

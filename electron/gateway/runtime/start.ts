@@ -30,9 +30,11 @@ export function checkFolder(cwd: string): string {
 export function createStarter(deps: StarterDeps) {
   return async function start(input: StartInput): Promise<SessionInfo> {
     if (!input || typeof input !== 'object') throw invalidArgument('start input must be an object');
-    const { agentId, acpProfileId, message, label, parentKey } = input;
-    if ((agentId === undefined) === (acpProfileId === undefined))
+    const { agentId, acpProfileId, runtime, message, label, parentKey } = input;
+    if ([agentId, acpProfileId, runtime].filter((x) => x !== undefined).length !== 1)
       throw invalidArgument('choose exactly one of agentId and acpProfileId');
+    if (runtime !== undefined && (typeof runtime !== 'string' || ['native', 'acp'].includes(runtime)))
+      throw invalidArgument('runtime names another runner; use agentId or acpProfileId for these');
     if (typeof message !== 'string' || message.trim() === '')
       throw invalidArgument('message must be a non-empty string');
     if (message.length > MESSAGE_MAX_CHARS)
@@ -50,13 +52,15 @@ export function createStarter(deps: StarterDeps) {
       const agent = typeof agentId === 'string' ? deps.agents.get(agentId.toLowerCase()) : undefined;
       if (!agent) throw notFound(`Unknown agent: ${String(agentId)}`);
       owner = agent.id;
+    } else if (runtime !== undefined) {
+      owner = parent ? (parseSessionKey(parent.key).agentId ?? parent.agentId) : 'main';
     } else {
       if (typeof acpProfileId !== 'string' || acpProfileId === '')
         throw invalidArgument('acpProfileId must be a profile id');
       owner = parent ? (parseSessionKey(parent.key).agentId ?? parent.agentId) : 'main';
     }
     const { session } = await deps.spawner.start({
-      runtime: acpProfileId !== undefined ? 'acp' : 'native',
+      runtime: runtime ?? (acpProfileId !== undefined ? 'acp' : 'native'),
       agentId: owner,
       message,
       from: LOCAL_USER,

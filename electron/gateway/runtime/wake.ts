@@ -5,7 +5,7 @@ import { isSubagentKey } from '../../../shared/session-keys';
 import type { Scheduler } from '../scheduler';
 import type { SessionStore } from '../sessions/store';
 import type { HeartbeatWaker } from '../state/waker';
-import type { TurnEngine } from './turns';
+import type { TurnEngine } from './native/turns';
 
 /** Without timers (autoStart false), a wake's heartbeat turn starts this long after the wake. */
 export const WAKE_TURN_GRACE_MS = 1000;

@@ -8,7 +8,6 @@
 // with a credential of its own session, so it can use the session tools as itself.
 // Over 300 lines on purpose: one child's life (start, prompt chain, cancel, forget) shares the
 // `live` map and its bookkeeping; split, each half would reach into the other's state.
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { McpServer, TerminalExitStatus } from '@agentclientprotocol/sdk';
@@ -16,11 +15,12 @@ import { parseSessionKey } from '../../../../shared/session-keys';
 import { GatewayError, invalidArgument, notFound } from '../../errors';
 import type { TranscriptStore, NewMessage } from '../../sessions/transcripts';
 import { describeCommand, type CommandLine, type Consent } from '../../trust/consent';
-import type { GatewayEvent, Logger, NoticeQueue, RunInfo, ToolCallRecord } from '../../types';
+import type { GatewayEvent, Logger, RunInfo, ToolCallRecord } from '../../types';
 import type { SpawnInfo } from '../child-outcome';
 import { systemNote } from '../system-note';
 import type { Permissions } from '../permissions';
-import type { RunStore } from '../runs';
+import type { RunLifecycle } from '../run-lifecycle';
+import type { ChildRunner } from '../runner';
 import { AcpChild } from './child';
 import { AcpCommandNotFoundError, resolveCommand } from './command';
 import { DiffCollector } from './diffs';
@@ -60,7 +60,9 @@ interface Live {
   /** A cancel that arrived while the agent was still starting. */
   cancelRequested: boolean;
   /** The run of the prompt in flight (its output streams under this id). */
-  runId?: string;
+  run?: RunInfo;
+  /** Runs queued behind it. */
+  queue: RunInfo[];
   diffs: DiffCollector;
 }
 
@@ -69,18 +71,17 @@ export interface AcpSessionsDeps {
   logger: Logger;
   emit: (e: GatewayEvent) => void;
   transcripts: TranscriptStore;
-  runs: RunStore;
+  /** Runs start, end and drain the session's notices the same way for every runner. */
+  lifecycle: RunLifecycle;
   profiles: AcpProfiles;
   permissions: Permissions;
   consent: Consent;
-  /** The session's notice queue, drained at the start of each prompt turn. */
-  notices: Pick<NoticeQueue, 'drain'>;
   /** Where children without a configured working directory get one of their own. */
   workRoot: string;
   /** Streams the agent's output while a prompt runs (live output, issue 17.1). */
   live: Pick<LiveOutputs, 'delta'>;
-  /** A spawned child's run ended: its outcome goes to the parent. */
-  onRunEnd: (childKey: string, run: RunInfo, spawn: SpawnInfo, text: string | undefined) => void;
+  /** Sightline's MCP server for the agents. */
+  mcp?: AcpMcpHooks;
 }
 
 export type AcpSessions = ReturnType<typeof createAcpSessions>;
@@ -91,13 +92,14 @@ const newLive = (profile: StoredAcpProfile, cwd: string, mcp?: AcpMcpHooks): Liv
   cwd,
   chain: Promise.resolve(),
   inFlight: 0,
+  queue: [],
   buffer: '',
   cancelRequested: false,
   diffs: new DiffCollector(cwd),
 });
 
 export function createAcpSessions(deps: AcpSessionsDeps) {
-  const { transcripts, runs, emit } = deps;
+  const { transcripts, lifecycle, emit } = deps;
   const live = new Map<string, Live>();
   // After close() the database is gone: late callbacks from agent processes touch nothing.
   let closed = false;
@@ -125,7 +127,7 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
 
   const onUpdate = (key: string, l: Live, u: AcpUpdate) => {
     const stream = (kind: LiveStream, text: string) => {
-      if (l.runId && current(key, l)) deps.live.delta(key, l.runId, kind, text);
+      if (l.run && current(key, l)) deps.live.delta(key, l.run.runId, kind, text);
     };
     if (u.kind === 'message') {
       l.buffer += u.text;
@@ -217,16 +219,14 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
     const l = live.get(key);
     if (!l) return;
     // A spawned run was created with its session; a later prompt starts a run of its own.
-    const run = (spawn && runs.get(spawn.runId)) || runs.start(randomUUID(), key, 'queued', deps.now());
-    if (!spawn) emit({ type: 'run:changed', run: { ...run } });
+    const run = lifecycle.open(key, spawn, 'queued');
     l.inFlight++;
+    l.queue.push(run);
     l.chain = l.chain.then(async () => {
+      l.queue.shift();
       if (!current(key, l)) return spawn?.onStarted?.();
-      run.status = 'running';
-      run.startedAt = deps.now();
-      l.runId = run.runId;
-      runs.save(run);
-      emit({ type: 'run:changed', run: { ...run } });
+      l.run = run;
+      lifecycle.begin(run);
       let result: AcpRunResult;
       try {
         const child = await ensureChild(key, l);
@@ -234,7 +234,7 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
         if (!current(key, l)) return dropChild(key, l);
         // The turn starts now, with the agent there to hear it: a turn that could not start
         // drained nothing, so its notice stays pending and comes with the next one.
-        const lines = [...deps.notices.drain(key).map((e) => e.text), ...system];
+        const lines = lifecycle.notes(key, system);
         const note = lines.length ? systemNote(lines) : undefined;
         if (note) append(key, l, { role: 'system', actorType: 'system', text: note });
         const blocks = [...(note ? [note] : []), ...(text !== undefined ? [text] : [])];
@@ -248,87 +248,90 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
         spawn?.onStarted?.();
       }
       l.cancelRequested = false;
+      l.inFlight--;
+      l.run = undefined;
       // Closed, or the session was deleted (forgotten): nothing more is written for it.
       if (!current(key, l)) return;
       const reply = flush(key, l);
-      if (result.outcome === 'completed') run.status = 'idle';
-      else {
-        run.status = result.outcome === 'cancelled' ? 'cancelled' : 'failed';
-        run.outcome = result.outcome;
-        run.error = result.reason ?? result.stopReason ?? result.outcome;
-        // A crashed, timed-out or garbled agent is gone; the next prompt starts a fresh one.
-        if (result.outcome !== 'cancelled') dropChild(key, l);
-      }
-      run.endedAt = deps.now();
-      runs.save(run);
-      emit({ type: 'run:changed', run: { ...run } });
-      l.inFlight--;
-      if (spawn) deps.onRunEnd(key, run, spawn, reply);
+      // A crashed, timed-out or garbled agent is gone; the next prompt starts a fresh one.
+      if (result.outcome !== 'completed' && result.outcome !== 'cancelled') dropChild(key, l);
+      lifecycle.end(
+        run,
+        result.outcome === 'completed'
+          ? { status: 'idle' }
+          : {
+              status: result.outcome === 'cancelled' ? 'cancelled' : 'failed',
+              outcome: result.outcome,
+              error: result.reason ?? result.stopReason ?? result.outcome,
+            },
+        spawn,
+        reply,
+      );
     });
     l.chain = l.chain.catch((err) =>
       deps.logger.error('acp: prompt bookkeeping failed', { sessionKey: key, error: String(err) }),
     );
   };
 
-  return {
-    /**
-     * The profile a spawn asks for (by id or name; by default the first one, for an agent the
-     * first one allowed for agents), ready to start. Agents may start only profiles the person
-     * allowed for agents.
-     */
-    profileFor(name: string | undefined, by: 'agent' | 'human'): StoredAcpProfile {
-      const all = deps.profiles.stored.list();
-      const profile = name
-        ? (deps.profiles.stored.get(name) ?? all.find((x) => x.name === name))
-        : by === 'agent'
-          ? (all.find((x) => x.allowAgents) ?? all[0])
-          : all[0];
-      if (!profile) {
-        throw name
-          ? notFound(`Unknown ACP profile: ${name}`)
-          : invalidArgument('No ACP agent profile is configured (add one in Settings → ACP profiles)');
-      }
-      if (by === 'agent' && !profile.allowAgents)
-        throw new GatewayError('forbidden', `profile "${profile.id}" is not allowed for agents`);
-      try {
-        resolveCommand(profile);
-      } catch (err) {
-        if (err instanceof AcpCommandNotFoundError) throw new GatewayError('unavailable', err.message);
-        throw err;
-      }
-      return profile;
-    },
+  /** The profile a spawn asks for (by id or name; by default the first one allowed for `by`). */
+  const profileFor = (name: string | undefined, by: 'agent' | 'human'): StoredAcpProfile => {
+    const all = deps.profiles.stored.list();
+    const profile = name
+      ? (deps.profiles.stored.get(name) ?? all.find((x) => x.name === name))
+      : by === 'agent'
+        ? (all.find((x) => x.allowAgents) ?? all[0])
+        : all[0];
+    if (!profile) {
+      throw name
+        ? notFound(`Unknown ACP profile: ${name}`)
+        : invalidArgument('No ACP agent profile is configured (add one in Settings → ACP profiles)');
+    }
+    // Agents may start only profiles the person allowed for agents.
+    if (by === 'agent' && !profile.allowAgents)
+      throw new GatewayError('forbidden', `profile "${profile.id}" is not allowed for agents`);
+    try {
+      resolveCommand(profile);
+    } catch (err) {
+      if (err instanceof AcpCommandNotFoundError) throw new GatewayError('unavailable', err.message);
+      throw err;
+    }
+    return profile;
+  };
 
-    /** The working folder of a child that was given none: the profile's, else its own under workRoot. */
-    folderFor(key: string, profile: StoredAcpProfile): string {
+  const notRunning = (key: string) =>
+    new Error(`The ACP agent of ${key} is not running in this gateway (it ended with a restart)`);
+
+  const runner: ChildRunner & {
+    recordToolCall(key: string, call: ToolCallRecord, resultText: string): void;
+  } = {
+    name: 'acp',
+    accepts: (key) => live.has(key) || parseSessionKey(key).kind === 'acp',
+
+    /**
+     * The child's profile, and its folder when it was given none: the profile's, else one of its
+     * own under workRoot.
+     */
+    plan(key, req) {
+      const profile = profileFor(req.profile, req.by);
       const id = parseSessionKey(key).rest.slice('acp:'.length);
-      return profile.cwd && path.isAbsolute(profile.cwd) ? profile.cwd : path.join(deps.workRoot, id);
+      const cwd =
+        req.cwd ?? (profile.cwd && path.isAbsolute(profile.cwd) ? profile.cwd : path.join(deps.workRoot, id));
+      return { config: profile, cwd, labelHead: profile.name, profileId: profile.id };
     },
 
-    /**
-     * Starts the agent of a child the spawn service just committed, with its first prompt. The
-     * process starts with that prompt: a failure to start ends the run as failed.
-     */
-    start(
-      key: string,
-      profile: StoredAcpProfile,
-      task: string,
-      spawn: SpawnInfo,
-      cwd: string,
-      mcp?: AcpMcpHooks,
-    ): void {
-      live.set(key, newLive(profile, cwd, mcp));
-      runPrompt(key, task, spawn);
+    /** Starts the agent of a child just committed; a failure to start ends the run as failed. */
+    begin(child) {
+      live.set(child.key, newLive(child.config as StoredAcpProfile, child.cwd!, deps.mcp));
+      runPrompt(child.key, child.task, child.spawn);
     },
 
     /**
      * Starts the agent (consent, process, initialize, session/new) before its session exists, so
      * a failure leaves nothing behind (no process, no credential): it rejects with the cause.
-     * `begin` then sends the first prompt; `abandon` stops the agent when the session could not be
-     * made.
      */
-    async launch(key: string, profile: StoredAcpProfile, cwd: string, mcp?: AcpMcpHooks) {
-      const l = newLive(profile, cwd, mcp);
+    async launch(child) {
+      const key = child.key;
+      const l = newLive(child.config as StoredAcpProfile, child.cwd!, deps.mcp);
       try {
         await ensureChild(key, l);
       } catch (err) {
@@ -345,28 +348,25 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
     },
 
     /** A message into an ACP child: sent as a prompt (queued while one runs). */
-    deliver(key: string, text: string, from: { type: 'agent' | 'human'; id: string }): boolean {
-      if (parseSessionKey(key).kind !== 'acp') return false;
+    async deliver(key, text, from) {
       const l = live.get(key);
-      if (!l)
-        throw new Error(`The ACP agent of ${key} is not running in this gateway (it ended with a restart)`);
-      append(key, l, { role: 'user', actorType: from.type, actorId: from.id, text });
-      runPrompt(key, text);
-      return true;
+      if (!l) throw notRunning(key);
+      return {
+        channel: 'acp',
+        write: () => append(key, l, { role: 'user', actorType: from.type, actorId: from.id, text }),
+        start: () => runPrompt(key, text),
+      };
     },
 
-    /**
-     * Sightline's own line for an ACP session (a spawned child's outcome): a turn of its own,
-     * like the turn a native parent gets. False when its agent is not running here.
-     */
-    system(key: string, text: string): boolean {
+    /** Sightline's own line (a spawned child's outcome): a turn of its own, like a native parent's. */
+    system(key, text) {
       if (!live.has(key)) return false;
       runPrompt(key, undefined, undefined, [text]);
       return true;
     },
 
     /** An MCP tool call of the session's agent, shown like a built-in agent's call and result. */
-    recordToolCall(key: string, call: ToolCallRecord, resultText: string): void {
+    recordToolCall(key, call, resultText) {
       if (closed) return;
       const l = live.get(key);
       if (l) flush(key, l); // what the agent said before the call comes first
@@ -377,7 +377,7 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
         emit({ type: 'transcript:appended', message: transcripts.append(key, m) });
     },
 
-    cancel(key: string): boolean {
+    cancel(key) {
       const l = live.get(key);
       if (!l || l.inFlight === 0) return false;
       if (l.child) l.child.cancel();
@@ -385,11 +385,36 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       return true;
     },
 
+    status(key) {
+      const l = live.get(key);
+      if (!l) return { busy: false, queued: 0 };
+      const run = l.run ?? l.queue[0];
+      return { busy: l.inFlight > 0, queued: l.queue.length, ...(run ? { run: { ...run } } : {}) };
+    },
+
+    retryable: (key) => live.has(key),
+
+    /** The failed prompt again (the last message sent to the agent), to a fresh agent. */
+    retry(session) {
+      const key = session.key;
+      if (!live.has(key)) return false;
+      const last = transcripts
+        .all(key)
+        .filter((m) => m.role === 'user')
+        .pop();
+      if (!last) return false;
+      const spawn = session.parentKey
+        ? { parentKey: session.parentKey, runId: lifecycle.open(key, undefined, 'queued').runId }
+        : undefined;
+      runPrompt(key, last.text, spawn);
+      return true;
+    },
+
     /**
      * A reset session: its agent's conversation goes with the transcript. The running agent is
      * stopped (its late updates write nothing) and the next prompt starts a fresh one.
      */
-    reset(key: string): void {
+    reset(key) {
       const l = live.get(key);
       if (!l) return;
       live.set(key, newLive(l.profile, l.cwd, l.mcp));
@@ -397,7 +422,7 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       dropChild(key, l);
     },
 
-    forget(key: string): void {
+    forget(key) {
       const l = live.get(key);
       if (!l) return;
       live.delete(key);
@@ -406,12 +431,13 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       dropChild(key, l);
     },
 
-    /** Synchronous stop on gateway close: no child outlives the gateway. */
-    closeAll(): Promise<void> {
+    /** Stops every agent on gateway close: no child outlives the gateway. */
+    close(): Promise<void> {
       closed = true;
       for (const l of live.values()) l.child?.killNow();
       live.clear();
       return closeAllAcpChildren();
     },
   };
+  return runner;
 }

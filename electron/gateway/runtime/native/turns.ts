@@ -3,22 +3,21 @@
 // transcript, the drained lines as system events and the tools, and loops over tool calls.
 // Only the gateway that owns a session runs its turns; every write of a turn is fenced with the
 // epoch the turn started at, so a turn stops writing the moment another gateway holds the session.
-import { randomUUID } from 'node:crypto';
-import { isSubagentKey, parseSessionKey } from '../../../shared/session-keys';
-import { NotOwnerError, type Ownership } from '../ownership';
-import type { Scheduler } from '../scheduler';
-import type { SessionStore } from '../sessions/store';
-import type { StateCore } from '../state/session-state';
-import type { TranscriptStore } from '../sessions/transcripts';
-import type { ToolRegistry } from '../tools/registry';
-import type { AgentConfig, GatewayEvent, Logger, NoticeQueue, RunInfo, TranscriptMessage } from '../types';
-import type { AgentStore } from './agents';
-import { childRunEnded, type SpawnInfo } from './child-outcome';
+import { isSubagentKey, parseSessionKey } from '../../../../shared/session-keys';
+import { NotOwnerError, type Ownership } from '../../ownership';
+import type { Scheduler } from '../../scheduler';
+import type { SessionStore } from '../../sessions/store';
+import type { StateCore } from '../../state/session-state';
+import type { TranscriptStore } from '../../sessions/transcripts';
+import type { ToolRegistry } from '../../tools/registry';
+import type { AgentConfig, GatewayEvent, Logger, RunInfo, TranscriptMessage } from '../../types';
+import type { AgentStore } from '../agents';
+import type { SpawnInfo } from '../child-outcome';
+import type { RunEnd, RunLifecycle } from '../run-lifecycle';
 import { errorKind, toModelMessage } from './model-messages';
 import { ModelAbortedError, type ModelProvider } from './providers/types';
-import type { RunStore } from './runs';
-import type { LiveOutputs } from './live-output';
-import type { LiveStream } from '../../../shared/ipc/types';
+import type { LiveOutputs } from '../live-output';
+import type { LiveStream } from '../../../../shared/ipc/types';
 
 export const MAX_STEPS = 8;
 
@@ -49,9 +48,9 @@ export interface TurnEngineDeps {
   emit: (e: GatewayEvent) => void;
   store: SessionStore;
   transcripts: TranscriptStore;
-  runs: RunStore;
   agents: AgentStore;
-  notices: NoticeQueue;
+  /** Runs start, end and drain the session's notices the same way for every runner. */
+  lifecycle: RunLifecycle;
   registry: ToolRegistry;
   state: StateCore;
   providerFor: (agent: AgentConfig) => ModelProvider;
@@ -59,8 +58,6 @@ export interface TurnEngineDeps {
   live: Pick<LiveOutputs, 'delta'>;
   afterTurn: (sessionKey: string, agent: AgentConfig) => void;
   ownership: Pick<Ownership, 'owns' | 'epoch' | 'fenced'>;
-  /** Delivers a child's announcement as its parent's next turn (a native turn or an ACP prompt). */
-  announce: (parentKey: string, text: string) => void;
 }
 
 export class TurnEngine {
@@ -177,81 +174,57 @@ export class TurnEngine {
     const agentId = parseSessionKey(key).agentId ?? 'main';
     const agent = deps.agents.get(agentId) ?? deps.agents.ensureDefault();
     // Drain at the start of the turn: this acknowledges the watcher's cursors.
-    const drained = deps.notices.drain(key).map((e) => e.text);
-    const systemEvents = [
-      ...drained,
-      ...batch.flatMap((b) => (b.input.kind === 'system' ? [b.input.text] : [])),
-    ];
+    const systemEvents = deps.lifecycle.notes(
+      key,
+      batch.flatMap((b) => (b.input.kind === 'system' ? [b.input.text] : [])),
+    );
     const spawn = batch
       .map((b) => b.input)
       .find((i): i is Extract<TurnInput, { kind: 'task' }> => i.kind === 'task')?.spawn;
     const onlyHeartbeat = batch.every((b) => b.input.kind === 'heartbeat');
     if (onlyHeartbeat && systemEvents.length === 0) return finish({}); // nothing to act on
 
-    const runId = spawn?.runId ?? randomUUID();
-    const run: RunInfo = {
-      ...((spawn && deps.runs.get(runId)) || write(() => this.newRun(runId, key))),
-      status: 'running',
-    };
-    run.startedAt = deps.now();
+    const run = deps.lifecycle.open(key, spawn, 'running', write);
     loop.run = run;
     const signal = loop.abort!.signal;
-    write(() => deps.runs.save(run));
+    deps.lifecycle.begin(run, write);
     // Armed after the first fenced write: a turn refused there (NotOwnerError) leaves no timer
     // behind to cancel a later run of the session.
     const cancelTimeout = spawn?.timeoutMs
       ? deps.scheduler.after(spawn.timeoutMs, () => this.cancel(key, 'timeout'))
       : undefined;
-    deps.emit({ type: 'run:changed', run: { ...run } });
     spawn?.onStarted?.();
 
     let text: string | undefined;
+    let how: RunEnd = { status: 'idle' };
     try {
       text = await this.think(key, agent, systemEvents, run, signal, upToId, write);
-      run.status = 'idle';
     } catch (err) {
       if (err instanceof NotOwnerError) throw err;
       const reason = signal.aborted ? String(signal.reason) : undefined;
-      if (reason === 'cancelled') {
-        run.status = 'cancelled';
-        run.outcome = 'cancelled';
-      } else {
-        run.status = 'failed';
-        run.outcome = reason === 'timeout' ? 'timeout' : 'error';
-        run.error =
-          reason === 'timeout'
-            ? `run exceeded ${Math.round((spawn?.timeoutMs ?? 0) / 1000)} s`
-            : err instanceof Error
-              ? err.message
-              : String(err);
-      }
+      if (reason === 'cancelled') how = { status: 'cancelled', outcome: 'cancelled' };
+      else if (reason === 'timeout')
+        how = {
+          status: 'failed',
+          outcome: 'timeout',
+          error: `run exceeded ${Math.round((spawn?.timeoutMs ?? 0) / 1000)} s`,
+        };
+      else
+        how = { status: 'failed', outcome: 'error', error: err instanceof Error ? err.message : String(err) };
       if (!(err instanceof ModelAbortedError) && !signal.aborted) {
         // The error text may quote message content (a provider echoing the prompt): the person
         // sees it on the run; the log gets only its kind.
-        deps.logger.warn('runtime: run failed', { sessionKey: key, runId, error: errorKind(err) });
+        deps.logger.warn('runtime: run failed', { sessionKey: key, runId: run.runId, error: errorKind(err) });
       }
     } finally {
       cancelTimeout?.();
     }
     // After close() the database is gone, and a deleted session's history is gone: a turn cut
     // short by either writes nothing more (no run row, no outcome in a log that was deleted).
-    if (this.stopped || !deps.store.get(key)) return finish({ run });
-    run.endedAt = deps.now();
-    write(() => deps.runs.save(run));
-    deps.emit({ type: 'run:changed', run: { ...run } });
-    if (spawn) this.announceToParent(key, run, spawn, text);
+    if (this.stopped || !deps.store.get(key)) return finish({ run: { ...run, ...how } });
+    deps.lifecycle.end(run, how, spawn, text, write);
     deps.afterTurn(key, agent);
     finish({ run, ...(text !== undefined ? { text } : {}) });
-  }
-
-  /** A spawned child's outcome reaches its parent as input to the parent's next turn. */
-  announceToParent(childKey: string, run: RunInfo, spawn: SpawnInfo, text: string | undefined): void {
-    const announcement = childRunEnded(this.deps, childKey, run, spawn, text);
-    if (announcement && spawn.parentKey) this.deps.announce(spawn.parentKey, announcement);
-  }
-
-  private newRun(runId: string, key: string): RunInfo {
-    return this.deps.runs.start(runId, key, 'running', this.deps.now());
   }
 
   private async think(

@@ -5,7 +5,7 @@
 // a turn forever. The guard below owns the AbortController handed to the SDK: it follows the
 // caller's signal, cuts a stream that goes quiet for `idleMs`, and remembers which of the two
 // fired so the failure is reported as what it was.
-import { baseUrlProblem } from '../../trust/base-url';
+import { baseUrlProblem } from '../../../trust/base-url';
 import { ModelAbortedError, ModelProviderError } from './types';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;

@@ -1,5 +1,5 @@
 // How the runtime talks about transcripts and failures to models and logs.
-import type { TranscriptMessage } from '../types';
+import type { TranscriptMessage } from '../../types';
 import type { ModelMessage } from './providers/types';
 
 /** What kind of failure, without its message: e.g. `ModelProviderError (HTTP 400)`. */

@@ -1,7 +1,7 @@
 // The record of each profile installed from the ACP registry (migration 007): where it came from
 // and, for a downloaded binary, the SHA-256 of the archive and the folder it lives in.
-import type { AcpInstallInfo, RegistryDistribution } from '../../../../../shared/ipc/types';
-import type { Db } from '../../../db/open';
+import type { AcpInstallInfo, RegistryDistribution } from '../../../shared/ipc/types';
+import type { Db } from '../db/open';
 
 interface InstallDbRow {
   profile_id: string;

@@ -1,5 +1,5 @@
 // One model provider per agent, built from its stored settings and rebuilt when they change.
-import type { AgentConfig } from '../types';
+import type { AgentConfig } from '../../types';
 import { createProvider, type ModelProvider } from './providers';
 import { createScriptedProvider } from './providers/scripted';
 

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RegistryInstallPlan } from '../../../../../shared/ipc/types';
+import type { RegistryInstallPlan } from '../../../shared/ipc/types';
 import { archiveKind, ArchiveError, DEFAULT_LIMITS, extract, type ExtractLimits } from './archive';
 import { fetchLimited } from './download';
 

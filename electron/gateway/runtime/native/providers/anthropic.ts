@@ -18,7 +18,7 @@ import {
   runGuarded,
   withoutStatus,
 } from './guard';
-import { DEFAULT_BASE_URL } from '../../trust/base-url';
+import { DEFAULT_BASE_URL } from '../../../trust/base-url';
 import { ModelProviderError } from './types';
 import type {
   ModelMessage,

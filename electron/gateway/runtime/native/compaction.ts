@@ -1,9 +1,9 @@
 // Compaction: when a transcript passes its budget, older messages are summarised and replaced by
 // one system message, and `compacted` is recorded (log only). Every compaction Sightline performs
 // is logged, also the ones a person would not notice.
-import type { TranscriptStore } from '../sessions/transcripts';
-import type { StateCore } from '../state/session-state';
-import type { AgentConfig, TranscriptMessage } from '../types';
+import type { TranscriptStore } from '../../sessions/transcripts';
+import type { StateCore } from '../../state/session-state';
+import type { AgentConfig, TranscriptMessage } from '../../types';
 
 export const DEFAULT_COMPACTION_CHARS = 48_000;
 export const KEEP_RECENT = 8;

@@ -5,7 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Logger } from '../../../types';
+import type { Logger } from '../types';
 import { checkUrl, fetchLimited } from './download';
 import { MAX_INDEX_BYTES, parseRegistry, type RegistryEntry } from './format';
 import bundledIcons from './snapshot/icons.json';

@@ -14,12 +14,12 @@ import type {
   RegistryDistribution,
   RegistryInstallPlan,
   RegistryListingView,
-} from '../../../../../shared/ipc/types';
-import type { Db } from '../../../db/open';
-import { GatewayError, notFound } from '../../../errors';
-import type { AcpProfile, Logger } from '../../../types';
-import { AcpChild, AcpStartError } from '../child';
-import { AcpCommandNotFoundError, resolveCommand } from '../command';
+} from '../../../shared/ipc/types';
+import type { Db } from '../db/open';
+import { GatewayError, notFound } from '../errors';
+import type { AcpProfile, Logger } from '../types';
+import { AcpChild, AcpStartError } from '../runtime/acp/child';
+import { AcpCommandNotFoundError, resolveCommand } from '../runtime/acp/command';
 import { ArchiveError, type ExtractLimits } from './archive';
 import { fetchBinary } from './binary';
 import { DownloadError } from './download';

@@ -45,13 +45,17 @@ async function main(): Promise<void> {
     );
   console.log(`Sightline (browser mode) — data in ${dataDir}`);
   console.log(`Open: ${app.server.url}`);
-  if (!process.argv.includes('--no-open') && openInBrowser(app.server.url))
-    console.log('(opened in your browser)');
+  // The browser gets a launch file, never the URL: a command line is public (open-browser.ts).
+  const launch = process.argv.includes('--no-open')
+    ? undefined
+    : openInBrowser(app.server.url, path.join(dataDir, 'launch'));
+  if (launch?.opened) console.log('(opened in your browser)');
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    launch?.stop();
     console.log(`${signal}: shutting down`);
     void app.close().finally(() => process.exit(0));
   };

@@ -1,9 +1,11 @@
 // `npm run web` for a newcomer (issue 17.7): a port in use is one plain sentence, and the default
-// browser opens when this machine has one (`--no-open` skips it).
+// browser opens when this machine has one (`--no-open` skips it), never with the token on its
+// command line (issue 29.1).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserCommand } from '../../electron/web/open-browser';
 import { ensureRenderer, ROOT, tmpDir } from './helpers';
@@ -25,15 +27,40 @@ interface Run {
   code: number | null;
 }
 
-/** Runs the CLI until it exits, or until `until` matches its output (then stops it). */
-function runCli(args: string[], env: NodeJS.ProcessEnv, until?: RegExp): Promise<Run> {
+/** Every process whose command line contains `text` (Linux: what any local user can read). */
+function commandLinesWith(text: string): string[] {
+  const found: string[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const line = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (line.includes(text)) found.push(`${pid}: ${line}`);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+/**
+ * Runs the CLI until it exits, or until `until` matches its output: then `meanwhile` runs (while
+ * the CLI still serves) and the CLI is stopped.
+ */
+function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  until?: RegExp,
+  meanwhile?: (stdout: string) => Promise<void>,
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    let matched = false;
     const check = () => {
-      if (until?.test(stdout)) child.kill('SIGTERM');
+      if (matched || !until?.test(stdout)) return;
+      matched = true;
+      void (meanwhile?.(stdout) ?? Promise.resolve()).catch(reject).finally(() => child.kill('SIGTERM'));
     };
     child.stdout.on('data', (c: Buffer) => ((stdout += c.toString()), check()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -67,14 +94,17 @@ describe('npm run web', () => {
     }
   }, 60_000);
 
-  it('opens the default browser when there is one, and not with --no-open', async () => {
-    // A stand-in xdg-open on PATH records the URL it was asked to open.
+  it('opens the default browser on a private launch file: the token is in no command line (issue 29.1)', async () => {
+    // A stand-in xdg-open on PATH records what it was asked to open, then stays a while: every
+    // process's command line (/proc/*/cmdline, readable by all local users) is read meanwhile.
     const bin = tmpDir('sightline-web-bin-');
     dirs.push(bin);
     const opened = path.join(bin, 'opened.txt');
-    fs.writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`, {
-      mode: 0o755,
-    });
+    fs.writeFileSync(
+      path.join(bin, 'xdg-open'),
+      `#!/bin/sh\nprintf '%s' "$1" > '${opened}.part' && mv '${opened}.part' '${opened}'\nsleep 3\n`,
+      { mode: 0o755 },
+    );
     const env = { ...baseEnv(), DISPLAY: ':99', PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
 
     const quiet = await runCli(['--no-open'], env, /Open: /);
@@ -82,14 +112,32 @@ describe('npm run web', () => {
     expect(quiet.stdout).not.toContain('opened in your browser');
     expect(fs.existsSync(opened)).toBe(false);
 
-    const run = await runCli([], env, /opened in your browser/);
+    let seen: string[] | undefined;
+    let launch: { text: string; mode: number; dirMode: number } | undefined;
+    const run = await runCli([], env, /opened in your browser/, async (stdout) => {
+      const token = /#token=([A-Za-z0-9_-]+)/.exec(stdout)![1]!;
+      await expect.poll(() => fs.existsSync(opened), { timeout: 10_000 }).toBe(true);
+      seen = commandLinesWith(token);
+      const file = fileURLToPath(fs.readFileSync(opened, 'utf8'));
+      launch = {
+        text: fs.readFileSync(file, 'utf8'),
+        mode: fs.statSync(file).mode & 0o777,
+        dirMode: fs.statSync(path.dirname(file)).mode & 0o777,
+      };
+    });
     const url = /Open: (\S+)/.exec(run.stdout)?.[1];
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+$/);
-    await expect.poll(() => fs.existsSync(opened) && fs.readFileSync(opened, 'utf8')).toBe(url);
+    expect(seen).toEqual([]);
+    expect(fs.readFileSync(opened, 'utf8')).toMatch(/^file:\/\/\/.*\/launch\/open-\d+-\d+\.html$/);
+    expect(launch?.text).toContain(`<meta http-equiv="refresh" content="0;url=${url}">`);
+    expect(launch?.mode).toBe(0o600);
+    expect(launch?.dirMode).toBe(0o700);
+    // Browser mode stopped: the launch file went with it.
+    expect(fs.readdirSync(path.join(env.SIGHTLINE_DATA_DIR!, 'launch'))).toEqual([]);
   }, 120_000);
 
   it('chooses the command per platform, and none without a display', () => {
-    const url = 'http://127.0.0.1:4000/#token=abcDEF_-123';
+    const url = 'file:///home/p/.sightline/launch/open-1-2.html';
     const yes = () => true;
     expect(browserCommand(url, 'darwin', {}, yes)).toEqual({ command: 'open', args: [url] });
     expect(browserCommand(url, 'win32', {}, yes)).toEqual({
@@ -103,7 +151,9 @@ describe('npm run web', () => {
     expect(browserCommand(url, 'linux', { WAYLAND_DISPLAY: 'wayland-0' }, yes)?.command).toBe('xdg-open');
     expect(browserCommand(url, 'linux', {}, yes)).toBeUndefined();
     expect(browserCommand(url, 'linux', { DISPLAY: ':0' }, () => false)).toBeUndefined();
-    // Only the page's own URL shape is ever handed to a shell command.
-    expect(browserCommand('http://127.0.0.1:4000/#token=a&calc', 'win32', {}, yes)).toBeUndefined();
+    // Only a launch file's URL is ever handed to a command: never the page's (its token), nothing
+    // a shell could read as an operator.
+    expect(browserCommand('http://127.0.0.1:4000/#token=abcDEF_-123', 'linux', { DISPLAY: ':0' }, yes)).toBeUndefined();
+    expect(browserCommand('file:///C:/Users/a&calc/open-1-2.html', 'win32', {}, yes)).toBeUndefined();
   });
 });

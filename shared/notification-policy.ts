@@ -4,6 +4,7 @@
 // as the person chose in Settings) or an adopted session's upstream disappears. One per session
 // per 60 s; none for the session the person is looking at. Pure: the clock is injected.
 import type { GatewayEvent, NotificationPreferences, SessionStatus } from './ipc/types';
+import { visible } from './visible';
 
 /** At most one notification per session within this window. */
 export const NOTIFY_WINDOW_MS = 60_000;
@@ -106,7 +107,8 @@ export function createNotificationPolicy(deps: NotificationPolicyDeps) {
         const last = lastShown.get(n.sessionKey);
         if (last !== undefined && at - last < NOTIFY_WINDOW_MS) continue;
         lastShown.set(n.sessionKey, at);
-        out.push(n);
+        // Labels and reasons come from agents and files: shown with hidden characters visible.
+        out.push({ ...n, title: visible(n.title), body: visible(n.body) });
       }
       return out;
     },

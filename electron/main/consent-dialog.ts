@@ -2,6 +2,7 @@
 // the exact program, arguments, folder and environment. The page cannot answer it for itself (it
 // is not a DOM element and no IPC channel resolves it). Pure: the dialog is passed in, so tests
 // use a fake; one question at a time, in the order they were asked.
+import { visible } from '../../shared/visible';
 import type { AskPerson, ConsentQuestion } from '../gateway';
 
 export interface MessageBoxOptionsLike {
@@ -26,20 +27,26 @@ const RUN = 1;
 
 /** Values of variables that look like secrets are shown by their last 4 characters only. */
 function envLine(name: string, value: string): string {
-  return `  ${name}=${SECRET_NAME.test(name) ? `••••${value.length >= 12 ? value.slice(-4) : ''}` : value}`;
+  const shown = SECRET_NAME.test(name) ? `••••${value.length >= 12 ? value.slice(-4) : ''}` : value;
+  return `  ${visible(name)}=${visible(shown)}`;
 }
 
+/**
+ * Every text from outside (a profile, a recorded folder, an agent's title) is shown with its
+ * control and bidi-override characters visible (shared/visible.ts): a newline in a folder cannot
+ * forge a second "Folder:" line, U+202E cannot turn `txt.exe` into `exe.txt`.
+ */
 export function consentDialogOptions(q: ConsentQuestion): MessageBoxOptionsLike {
   const c = q.command;
   const env = Object.entries(c.env ?? {});
   const lines = [
-    `Program: ${c.program}`,
+    `Program: ${visible(c.program)}`,
     c.args.length
-      ? `Arguments:\n${c.args.map((a) => `  ${JSON.stringify(a)}`).join('\n')}`
+      ? `Arguments:\n${c.args.map((a) => `  ${visible(JSON.stringify(a))}`).join('\n')}`
       : 'Arguments: none',
-    ...(c.cwd ? [`Folder: ${c.cwd}`] : []),
+    ...(c.cwd ? [`Folder: ${visible(c.cwd)}`] : []),
     ...(env.length ? [`Environment added:\n${env.map(([k, v]) => envLine(k, v)).join('\n')}`] : []),
-    ...(q.sessionKey ? [`Session: ${q.sessionKey}`] : []),
+    ...(q.sessionKey ? [`Session: ${visible(q.sessionKey)}`] : []),
     ...(q.allowAgents !== undefined ? [`Agents may start it: ${q.allowAgents ? 'yes' : 'no'}`] : []),
     '',
     'It runs as your user account, with your files and network.',
@@ -47,7 +54,7 @@ export function consentDialogOptions(q: ConsentQuestion): MessageBoxOptionsLike 
   return {
     type: 'warning',
     title: 'Sightline: allow a program to run?',
-    message: `${q.title}?`,
+    message: `${visible(q.title)}?`,
     detail: lines.join('\n'),
     buttons: ["Don't run", q.kind === 'acp-profile' ? 'Allow' : 'Run'],
     defaultId: 0,

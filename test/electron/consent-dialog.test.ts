@@ -58,6 +58,26 @@ describe('the native consent dialog', () => {
     });
   });
 
+  it('shows hidden characters as what they are: no reversed names, no forged lines (issue 29.7)', () => {
+    const { detail, message } = consentDialogOptions({
+      ...QUESTION,
+      title: 'Run the ACP agent "invoice\u202Etxt.exe"',
+      command: {
+        program: '/usr/bin/\u202Etxt.exe',
+        args: ['a\u2066b'],
+        cwd: '/home/ana/src\nFolder: /home/ana/safe',
+        env: { NOTE: 'x\u200By' },
+      },
+    });
+    expect(message).toBe('Run the ACP agent "invoice\\u202Etxt.exe"?');
+    expect(detail).toContain('Program: /usr/bin/\\u202Etxt.exe');
+    expect(detail).toContain('  "a\\u2066b"');
+    expect(detail).toContain('Folder: /home/ana/src⏎Folder: /home/ana/safe');
+    expect(detail.split('\n').filter((l) => l.startsWith('Folder:'))).toHaveLength(1);
+    expect(detail).toContain('  NOTE=x\\u200By');
+    expect(detail).not.toMatch(/[\u200b\u202e\u2066]/);
+  });
+
   it('answers yes only for the Allow button, one dialog at a time, on the main window', async () => {
     const fake = fakeDialog([1, 0]);
     const ask = nativeConsent(fake.dialog, () => 'main-window');

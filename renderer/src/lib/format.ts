@@ -1,4 +1,7 @@
 import type { SessionView } from '../../../shared/ipc';
+import { visible } from '../../../shared/visible';
+
+export { visible };
 
 export function time(ms: number): string {
   return new Date(ms).toLocaleTimeString(undefined, {
@@ -17,8 +20,9 @@ export function shortKey(key: string): string {
   return m ? m[1]! : key;
 }
 
+/** A session's name as shown: hidden characters made visible (shared/visible.ts). */
 export function sessionTitle(s: Pick<SessionView, 'key' | 'label'>): string {
-  return s.label || shortKey(s.key);
+  return visible(s.label || shortKey(s.key));
 }
 
 export function tokens(n: number): string {

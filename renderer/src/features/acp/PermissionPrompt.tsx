@@ -6,7 +6,7 @@ import type { PermissionRequestView } from '../../../../shared/ipc';
 import { usePermissions, useSessionPermissions } from '../../stores/permissions';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
-import { shortKey, time } from '../../lib/format';
+import { shortKey, time, visible } from '../../lib/format';
 
 function optionClass(kind: string): string {
   if (kind.startsWith('allow')) return 'primary';
@@ -79,7 +79,7 @@ export function PermissionItem({ request }: { request: PermissionRequestView }) 
             <strong className="mono">{shortKey(request.sessionKey)}</strong> asks:{' '}
           </>
         )}
-        <span data-testid="permission-title">{request.title}</span>
+        <span data-testid="permission-title">{visible(request.title)}</span>
       </div>
       <p className="small muted">Asked at {time(request.createdAt)}. Only you can answer it.</p>
       <div className="actions">
@@ -108,7 +108,7 @@ export function PermissionBanner({ sessionKey }: { sessionKey: string }) {
           className="permission-banner"
           data-testid="permission-banner"
           data-request-id={r.id}
-          aria-label={`Permission request: ${r.title}`}
+          aria-label={`Permission request: ${visible(r.title)}`}
         >
           <div>
             <strong>
@@ -116,7 +116,7 @@ export function PermissionBanner({ sessionKey }: { sessionKey: string }) {
                 ? `${shortKey(r.requestedBy)} asks for permission:`
                 : 'The agent asks for permission:'}
             </strong>{' '}
-            <span data-testid="permission-title">{r.title}</span>
+            <span data-testid="permission-title">{visible(r.title)}</span>
           </div>
           <Options request={r} />
         </section>

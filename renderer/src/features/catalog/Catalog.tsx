@@ -3,7 +3,7 @@ import type { CatalogEntry, CatalogRootView } from '../../../../shared/ipc';
 import { useCatalog } from '../../stores/catalog';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
-import { bytes, dateTime } from '../../lib/format';
+import { bytes, dateTime, visible } from '../../lib/format';
 
 const TOOL = { claude: 'Claude Code', codex: 'Codex CLI', opencode: 'OpenCode', pi: 'Pi' } as const;
 const NO_FOLDER = '(no project folder)';
@@ -95,8 +95,8 @@ function EntryRow({ e, show }: { e: CatalogEntry; show: Columns }) {
           {e.hostName}
         </td>
       )}
-      <td>{e.title}</td>
-      {show.folder && <td className="mono small">{e.cwd ?? ''}</td>}
+      <td>{visible(e.title)}</td>
+      {show.folder && <td className="mono small">{visible(e.cwd ?? '')}</td>}
       <td className="small">{e.lastActivityAt ? dateTime(e.lastActivityAt) : ''}</td>
       <td className="small">{bytes(e.sizeBytes)}</td>
       <td>
@@ -242,7 +242,7 @@ export function Catalog() {
               data-folder={g.folder}
             >
               <h2 className="mono" title={g.folder}>
-                {g.folder} <span className="muted small">({g.entries.length})</span>
+                {visible(g.folder)} <span className="muted small">({g.entries.length})</span>
               </h2>
               <Table entries={g.entries} show={{ folder: false, host: hostList.length > 1 }} />
             </section>

@@ -4,15 +4,17 @@ import type { ConsentRequestView } from '../../../../shared/ipc';
 import { useConsent } from '../../stores/consent';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
+import { visible } from '../../../../shared/visible';
 
-const quote = (a: string) => JSON.stringify(a);
+// Everything here comes from outside (a profile, a recorded folder): hidden characters visible.
+const quote = (a: string) => visible(JSON.stringify(a));
 
 function Details({ request }: { request: ConsentRequestView }) {
   return (
     <dl className="consent-details">
       <dt>Program</dt>
       <dd className="mono" data-testid="consent-program">
-        {request.program}
+        {visible(request.program)}
       </dd>
       <dt>Arguments</dt>
       <dd>
@@ -29,21 +31,21 @@ function Details({ request }: { request: ConsentRequestView }) {
       {request.cwd && (
         <>
           <dt>Folder</dt>
-          <dd className="mono">{request.cwd}</dd>
+          <dd className="mono" data-testid="consent-cwd">{visible(request.cwd)}</dd>
         </>
       )}
       {request.env.length > 0 && (
         <>
           <dt>Environment</dt>
           <dd className="mono" data-testid="consent-env">
-            {request.env.map((v) => `${v.name}=${v.value}`).join('\n')}
+            {request.env.map((v) => visible(`${v.name}=${v.value}`)).join('\n')}
           </dd>
         </>
       )}
       {request.sessionKey && (
         <>
           <dt>Session</dt>
-          <dd className="mono">{request.sessionKey}</dd>
+          <dd className="mono">{visible(request.sessionKey)}</dd>
         </>
       )}
       {request.allowAgents !== undefined && (
@@ -78,7 +80,7 @@ export function ConsentPrompt() {
         data-request-id={request.id}
       >
         <h2 id={titleId} data-testid="consent-title">
-          {request.title}?
+          {visible(request.title)}?
         </h2>
         <p className="muted small">
           Sightline runs this program as your user account, with your files and network. Nothing runs until

@@ -9,7 +9,11 @@
  * C0 and C1 controls, DEL, the bidirectional marks, embeddings, overrides and isolates, zero-width
  * characters, the line and paragraph separators, the byte-order mark and interlinear annotations.
  */
-const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
+const HIDDEN = new RegExp(
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  '[\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff\\ufff9-\\ufffb]',
+  'g',
+);
 
 const hex = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 

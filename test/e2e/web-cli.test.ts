@@ -105,7 +105,11 @@ describe('npm run web', () => {
       `#!/bin/sh\nprintf '%s' "$1" > '${opened}.part' && mv '${opened}.part' '${opened}'\nsleep 3\n`,
       { mode: 0o755 },
     );
-    const env = { ...baseEnv(), DISPLAY: ':99', PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
+    const env: NodeJS.ProcessEnv = {
+      ...baseEnv(),
+      DISPLAY: ':99',
+      PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+    };
 
     const quiet = await runCli(['--no-open'], env, /Open: /);
     expect(quiet.stdout).toMatch(/Open: http:\/\/127\.0\.0\.1:\d+\/#token=/);
@@ -153,7 +157,9 @@ describe('npm run web', () => {
     expect(browserCommand(url, 'linux', { DISPLAY: ':0' }, () => false)).toBeUndefined();
     // Only a launch file's URL is ever handed to a command: never the page's (its token), nothing
     // a shell could read as an operator.
-    expect(browserCommand('http://127.0.0.1:4000/#token=abcDEF_-123', 'linux', { DISPLAY: ':0' }, yes)).toBeUndefined();
+    expect(
+      browserCommand('http://127.0.0.1:4000/#token=abcDEF_-123', 'linux', { DISPLAY: ':0' }, yes),
+    ).toBeUndefined();
     expect(browserCommand('file:///C:/Users/a&calc/open-1-2.html', 'win32', {}, yes)).toBeUndefined();
   });
 });

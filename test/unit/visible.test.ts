@@ -20,10 +20,18 @@ describe('visible()', () => {
   });
 
   it('is what the page shows as a session name and what a notification says', () => {
-    expect(sessionTitle({ key: 'agent:main:subagent:abc', label: 'fix\u202Eexe.txt' })).toBe('fix\\u202Eexe.txt');
+    expect(sessionTitle({ key: 'agent:main:subagent:abc', label: 'fix\u202Eexe.txt' })).toBe(
+      'fix\\u202Eexe.txt',
+    );
     const policy = createNotificationPolicy({
       now: () => 1_000_000,
-      prefs: () => ({ waiting: true, failed: true, finished: true, upstreamMissing: true, longRunSeconds: 60 }),
+      prefs: () => ({
+        waiting: true,
+        failed: true,
+        finished: true,
+        upstreamMissing: true,
+        longRunSeconds: 60,
+      }),
       label: () => 'pay\u202Efdp.exe',
       viewing: () => undefined,
     } as never);

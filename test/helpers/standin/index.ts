@@ -1,0 +1,11 @@
+// Stand-in model servers for real agents in tests (README.md here documents the API).
+export {
+  gate,
+  type Gate,
+  type StandIn,
+  type StandInOptions,
+  type StandInRequest,
+  type Step,
+  type Turn,
+} from './core';
+export { startAnthropicStandIn } from './anthropic';

@@ -27,6 +27,8 @@ export const LAYERS = [
   { files: 'electron/web', folders: ['main', 'preload', 'renderer'], why: 'browser mode serves the gateway without Electron' },
   { files: 'electron/node', packages: ['electron', 'better-sqlite3', 'ws'], why: 'the node file is one bundle without native dependencies, run by a plain node on another machine' },
   { files: 'electron/node', folders: ['main', 'preload', 'web', 'renderer'], why: 'a node serves its catalog on stdio: no app, no transport, no UI' },
+  { files: 'electron/serve', packages: ['electron'], why: 'the serve gateway runs headless in plain Node: never import electron here' },
+  { files: 'electron/serve', folders: ['main', 'preload', 'web', 'renderer'], why: 'the serve gateway is the gateway behind TLS: no app, no browser-mode server, no UI' },
   { files: 'electron/gateway', packages: ['electron'], why: 'the gateway runs in plain Node: never import electron here' },
   { files: 'electron/gateway', folders: ['main', 'preload', 'web', 'renderer'], why: 'the gateway knows no transport and no UI' },
   // Inside the gateway, from the bottom up: db → state → sessions → tools → runtime; the catalog

@@ -149,6 +149,8 @@ export interface StartInput {
   message: string;
   /** The parent watches the new session (cursor seeded as for a spawn). */
   parentKey?: string;
+  /** Addition: the person's account on a shared gateway (`npm run serve`); default `local-user`. */
+  actorId?: string;
 }
 
 /** The gateway's `sessions`: the core operations plus `start`, which runs through the spawn path. */

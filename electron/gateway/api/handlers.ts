@@ -42,6 +42,9 @@ export interface ApiOptions {
   pickFolder?: () => Promise<string | undefined>;
   /** The app's gateway host (electron/gateway/host.ts): notices and restores. Absent for scripts. */
   database?: Pick<GatewayHost, 'notice' | 'restore'>;
+  /** The person behind this transport on a shared gateway (`npm run serve`): their account id
+   *  becomes the actor id of their turns. Absent: the local person (`local-user`). */
+  actorId?: string;
 }
 
 export interface ApiHandlers {
@@ -51,13 +54,13 @@ export interface ApiHandlers {
   dispatch(channel: unknown, rawArgs: unknown): Promise<Envelope<unknown>>;
 }
 
-const HUMAN: Actor = { type: 'human' };
-
 export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers {
   const dismissals = opts.dismissals ?? createMemoryDismissalStore();
   const now = opts.now ?? Date.now;
   const preferences = opts.preferences ?? createPreferenceStore(gw.db);
   let viewing: string | undefined;
+  const actor = opts.actorId !== undefined ? { actorId: opts.actorId } : {};
+  const HUMAN: Actor = opts.actorId !== undefined ? { type: 'human', id: opts.actorId } : { type: 'human' };
 
   const session = (rawKey: string): SessionInfo => {
     const key = normalizeSessionKey(rawKey);
@@ -85,7 +88,7 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
     },
     'human:send': async ({ sessionKey, text }) => {
       const info = session(sessionKey);
-      await gw.human.send(info.key, text, { channel: 'desktop' });
+      await gw.human.send(info.key, text, { channel: 'desktop', ...actor });
       return { accepted: true };
     },
     'runs:cancel': async ({ sessionKey }) => ({ cancelled: gw.runtime.cancel(session(sessionKey).key) }),
@@ -194,6 +197,7 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
           ...(cwd !== undefined ? { cwd } : {}),
           ...(label !== undefined ? { label } : {}),
           ...(parentKey !== undefined ? { parentKey: session(parentKey).key } : {}),
+          ...actor,
         }),
       ),
     'sessions:changes': async ({ sessionKey }) => ({

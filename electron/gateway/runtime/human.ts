@@ -5,7 +5,7 @@ import type { SessionInfo } from '../../../shared/domain';
 import type { SessionStore } from '../sessions/store';
 import { oneLine } from '../state/record-input';
 import type { StateCore } from '../state/session-state';
-import { notFound } from '../errors';
+import { invalidArgument, notFound } from '../errors';
 import type { Messages } from './messages';
 
 export const MESSAGE_MAX_CHARS = 100_000;
@@ -20,6 +20,7 @@ export function recordHumanTurn(
   state: Pick<StateCore, 'hasParentOrWatcher' | 'record'>,
   session: SessionInfo,
   channel: string,
+  actorId: string = LOCAL_USER.id,
 ): void {
   if (!state.hasParentOrWatcher(session.key, session.agentId)) return;
   state.record({
@@ -27,15 +28,24 @@ export function recordHumanTurn(
     agentId: session.agentId,
     kind: 'human_direct_message',
     actorType: 'human',
-    actorId: LOCAL_USER.id,
+    actorId,
     summary: `human message via ${channel}`,
     payload: { channel },
     ...(session.parentKey ? { watchers: [session.parentKey] } : {}),
   });
 }
 
+/** A person's actor id as given by a transport: one line, at most 128 characters. */
+export function personId(given: unknown): string {
+  if (given === undefined) return LOCAL_USER.id;
+  if (typeof given !== 'string' || !/^[\w.:@-]{1,128}$/.test(given))
+    throw invalidArgument('actorId must be 1-128 letters, digits or ._:@-');
+  return given;
+}
+
 export interface Human {
-  send(sessionKey: string, text: string, opts?: { channel?: string }): Promise<void>;
+  /** actorId: the person's account on a shared gateway (`npm run serve`); default `local-user`. */
+  send(sessionKey: string, text: string, opts?: { channel?: string; actorId?: string }): Promise<void>;
 }
 
 export function createHuman(deps: { store: SessionStore; state: StateCore; messages: Messages }): Human {
@@ -52,12 +62,13 @@ export function createHuman(deps: { store: SessionStore; state: StateCore; messa
       if (!session) throw notFound(`Unknown sessionKey: ${sessionKey}`);
       if (opts.channel !== undefined && typeof opts.channel !== 'string')
         throw new Error('channel must be a string');
-      await deps.messages.deliver(session.key, text, LOCAL_USER, (external) => {
+      const actorId = personId(opts.actorId);
+      await deps.messages.deliver(session.key, text, { type: 'human', id: actorId }, (external) => {
         // Absent → the composer's own channel (desktop, or the external session's); given but
         // empty → `unknown`, as the spec's summary rule says.
         const channel =
           opts.channel === undefined ? (external ?? 'desktop') : oneLine(opts.channel, 64) || 'unknown';
-        recordHumanTurn(state, session, channel);
+        recordHumanTurn(state, session, channel, actorId);
       });
     },
   };

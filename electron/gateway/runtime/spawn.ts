@@ -114,7 +114,7 @@ export function createSpawner(deps: SpawnDeps) {
         text: req.message,
       });
       // A person's first message is their turn: it reaches the parent as one notice.
-      if (req.from.type === 'human') recordHumanTurn(deps.state, session, 'desktop');
+      if (req.from.type === 'human') recordHumanTurn(deps.state, session, 'desktop', req.from.id);
       emit({ type: 'transcript:appended', message: first });
       emit({ type: 'run:changed', run: deps.runs.start(p.runId, key, 'queued', deps.now()) });
       return session;

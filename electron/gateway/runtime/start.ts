@@ -8,7 +8,7 @@ import { invalidArgument, notFound } from '../errors';
 import type { SessionStore } from '../sessions/store';
 import type { SessionInfo, StartInput } from '../types';
 import type { AgentStore } from './agents';
-import { LOCAL_USER, MESSAGE_MAX_CHARS } from './human';
+import { MESSAGE_MAX_CHARS, personId } from './human';
 import type { Spawner } from './spawn';
 
 export interface StarterDeps {
@@ -63,7 +63,7 @@ export function createStarter(deps: StarterDeps) {
       runtime: runtime ?? (acpProfileId !== undefined ? 'acp' : 'native'),
       agentId: owner,
       message,
-      from: LOCAL_USER,
+      from: { type: 'human', id: personId(input.actorId) },
       ...(parent ? { parentKey: parent.key } : {}),
       ...(label !== undefined && label.trim() !== '' ? { label } : {}),
       ...(acpProfileId !== undefined ? { profile: acpProfileId } : {}),

@@ -1,12 +1,14 @@
 // `npm run web`: browser mode. Builds nothing itself (the npm script builds the renderer first),
 // opens the gateway on SIGHTLINE_DATA_DIR (default ~/.sightline) and serves the renderer on
 // 127.0.0.1 with a per-launch token. Set SIGHTLINE_WEB_PORT to pick a port (default: any free).
-// Opens the default browser when there is one; `--no-open` skips that.
+// Opens the default browser when there is one; `--no-open` skips that. With `--connect URL --pin
+// sha256:<hex>` the page talks to a shared gateway (npm run serve) instead of a local one.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBrowserMode } from './app';
+import { inviteFromEnv, startConnectedBrowserMode } from './connect';
 import { openInBrowser } from './open-browser';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -21,6 +23,8 @@ async function main(): Promise<void> {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
   const port = Number(process.env.SIGHTLINE_WEB_PORT ?? 0);
   const wanted = Number.isInteger(port) && port > 0 && port < 65536 ? port : 0;
+  const connect = flagValue('--connect');
+  if (connect) return runConnected(connect, dataDir, rendererDir, wanted, pkg.version);
   // The node file installed on machines added over SSH (npm run web builds it).
   const bundle = path.join(root, 'out/node/sightline-node.mjs');
   const app = await startBrowserMode({
@@ -61,6 +65,50 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+function flagValue(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? undefined : process.argv[at + 1];
+}
+
+async function runConnected(
+  url: string,
+  dataDir: string,
+  rendererDir: string,
+  port: number,
+  version: string,
+) {
+  const pin = flagValue('--pin');
+  if (!pin) throw new Error('--connect needs --pin sha256:<hex> (the Fingerprint line of npm run serve)');
+  const invite = inviteFromEnv();
+  let close = async (): Promise<void> => undefined;
+  const app = await startConnectedBrowserMode({
+    url,
+    pin,
+    dataDir,
+    rendererDir,
+    port,
+    version,
+    ...(invite ? { invite } : {}),
+    onEnd: (reason) => {
+      console.error(`The gateway ended this connection: ${reason}`);
+      void close().finally(() => process.exit(1));
+    },
+  });
+  close = app.close;
+  console.log(`Sightline (browser mode) — connected to ${url} as ${app.account.id}`);
+  console.log(`Open: ${app.server.url}`);
+  const launch = process.argv.includes('--no-open')
+    ? undefined
+    : openInBrowser(app.server.url, path.join(dataDir, 'launch'));
+  if (launch?.opened) console.log('(opened in your browser)');
+  const stop = () => {
+    launch?.stop();
+    void app.close().finally(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 main().catch((err: unknown) => {

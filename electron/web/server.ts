@@ -19,8 +19,16 @@ import { readRendererFile } from './renderer-files';
 export const HOST = '127.0.0.1';
 export const MAX_PAYLOAD = 1024 * 1024;
 
+/** A gateway elsewhere (`npm run web -- --connect`): requests and pushes relayed to it. */
+export interface RemoteBackend {
+  invoke(channel: unknown, args: unknown): Promise<Envelope<unknown>>;
+  subscribe(listener: (batch: PushBatch) => void): () => void;
+}
+
 export interface WebServerOptions {
-  gateway: GatewayApi;
+  /** The local gateway, or `remote` (exactly one). */
+  gateway?: GatewayApi;
+  remote?: RemoteBackend;
   rendererDir: string;
   port?: number;
   /** Only 127.0.0.1 is accepted; anything else is refused. */
@@ -117,8 +125,12 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       ...(opts.database ? { database: opts.database } : {}),
     });
   };
+  if (!opts.gateway === !opts.remote) throw new Error('Browser mode serves one gateway: local or remote');
   let gateway = opts.gateway;
-  let api = apiFor(gateway, opts.dismissals);
+  let api = gateway ? apiFor(gateway, opts.dismissals) : undefined;
+  const remote = opts.remote;
+  const dispatch = (channel: unknown, args: unknown) =>
+    remote ? remote.invoke(channel, args) : api!.dispatch(channel, args);
   /** Each open WebSocket's push bridge, re-subscribed when the gateway is swapped. */
   const bridges = new Set<{ rebind(): void }>();
   let port = 0;
@@ -181,11 +193,13 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       }
     };
     const push = (batch: PushBatch) => out({ type: 'push', batch });
-    let bridge = createPushBridge(gateway.events, push);
+    const listen = () =>
+      remote ? { close: remote.subscribe(push) } : createPushBridge(gateway!.events, push);
+    let bridge = listen();
     const binding = {
       rebind() {
         bridge.close();
-        bridge = createPushBridge(gateway.events, push);
+        bridge = listen();
       },
     };
     bridges.add(binding);
@@ -193,8 +207,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       if (isBinary) return ws.close(1003, 'text frames only');
       const req = parseRequest(data.toString());
       if (!req) return ws.close(1007, 'invalid request');
-      api
-        .dispatch(req.channel, req.args)
+      dispatch(req.channel, req.args)
         .catch((): Envelope<unknown> => ({
           ok: false,
           error: { code: 'internal', message: 'internal error' },

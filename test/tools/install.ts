@@ -18,7 +18,7 @@ export interface ToolSpec {
 }
 
 export const TOOLS: readonly ToolSpec[] = [
-  { id: 'claude', pkg: '@anthropic-ai/claude-code', pinned: '2.1.197', bin: 'claude' },
+  { id: 'claude', pkg: '@anthropic-ai/claude-code', pinned: '2.1.332', bin: 'claude' },
   { id: 'codex', pkg: '@openai/codex', pinned: '0.171.0', bin: 'codex' },
   { id: 'opencode', pkg: 'opencode-ai', pinned: '1.18.33', bin: 'opencode' },
   { id: 'pi', pkg: '@mariozechner/pi-coding-agent', pinned: '0.73.1', bin: 'pi' },

@@ -1,7 +1,10 @@
 // Claude Code: which `type:"user"` rows a person produced (spec; reference §1.4). Typed prompts,
 // slash commands (<command-name>), `!` shell input (<bash-input>) and interrupts count; output
 // rows, meta/caveat rows, compaction summaries, tool results, sidechains and task notifications
-// never do.
+// never do. Claude Code 2.1.332 marks what it did not take from the keyboard on the user row itself
+// (`rowSource`, `turnOrigin`, `textNotTyped`, `isVirtual`, `wakeupSource`, …): those flags decide as
+// its own "typed text" reader does; `attachment`, `last-prompt` and `system` rows (retries
+// included) are never user rows.
 import {
   contentText,
   isoTime,
@@ -23,6 +26,34 @@ const NOT_HUMAN_PREFIXES = [
   'This session is being continued from a previous conversation that ran out of context',
 ];
 
+/** Turns Claude Code started itself (its own set of non-human `turnOrigin` values, 2.1.332). */
+const HARNESS_TURN_ORIGINS = new Set([
+  'scheduled',
+  'task_notification',
+  'auto_continuation',
+  'peer',
+  'host_synthetic',
+  'system',
+]);
+/** Rows written by the harness, a hook or a recording; `local` is the terminal's own row. */
+const NOT_TYPED_ROW_SOURCES = new Set(['harness', 'hook', 'recorded']);
+/** Flags Claude Code sets on a user row whose text nobody typed (a rewrite, a connector, a wake-up). */
+const NOT_TYPED_FLAGS = [
+  'textNotTyped',
+  'isVirtual',
+  'promptRewritten',
+  'fromConnector',
+  'queueSkipAttachments',
+];
+
+function typedByHarness(row: Row): boolean {
+  if (row.promptSource === 'system') return true;
+  if (typeof row.turnOrigin === 'string' && HARNESS_TURN_ORIGINS.has(row.turnOrigin)) return true;
+  if (typeof row.rowSource === 'string' && NOT_TYPED_ROW_SOURCES.has(row.rowSource)) return true;
+  if (row.wakeupSource !== undefined && row.wakeupSource !== null) return true;
+  return NOT_TYPED_FLAGS.some((f) => row[f] === true);
+}
+
 export function claudeIsUserRow(row: Row): boolean {
   return row.type === 'user' && obj(row.message)?.role === 'user';
 }
@@ -32,9 +63,8 @@ export const claudeRules: RowRules = {
     if (!claudeIsUserRow(row)) return false;
     if (row.isSidechain === true || row.isMeta === true) return false;
     if (row.isCompactSummary === true || row.isVisibleInTranscriptOnly === true) return false;
-    // Scheduled wake-ups and background-task notifications are written by the harness.
-    if (row.promptSource === 'system') return false;
-    if (row.turnOrigin === 'scheduled' || row.turnOrigin === 'task_notification') return false;
+    // Scheduled wake-ups, task notifications, hook and harness rows are written by Claude Code.
+    if (typedByHarness(row)) return false;
     const content = obj(row.message)?.content;
     if (Array.isArray(content) && content.some((b) => obj(b)?.type === 'tool_result')) return false;
     const text = contentText(content);
@@ -78,6 +108,9 @@ export const claudeRules: RowRules = {
           'isVisibleInTranscriptOnly',
           'promptSource',
           'turnOrigin',
+          'rowSource',
+          'wakeupSource',
+          ...NOT_TYPED_FLAGS,
           'timestamp',
           'operation',
           'content',

@@ -1,0 +1,29 @@
+// The person's preferences.
+// Declarations only; shared/ipc/types.ts re-exports every domain file.
+
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+
+/** Which events notify the person (desktop notification or browser Notification API). */
+export interface NotificationPreferences {
+  /** A session waits for the person (permission request, question, consent). */
+  waiting: boolean;
+  /** A run failed. */
+  failed: boolean;
+  /** A run finished that took at least `longRunSeconds`. */
+  finished: boolean;
+  longRunSeconds: number;
+  /** An adopted session's upstream source disappeared. */
+  upstreamMissing: boolean;
+}
+
+/** The person's UI preferences, kept by the gateway (browser mode changes port, hence origin). */
+export interface Preferences {
+  theme: Theme;
+  notifications: NotificationPreferences;
+}
+
+export const DEFAULT_PREFERENCES: Preferences = {
+  theme: 'system',
+  notifications: { waiting: true, failed: true, finished: false, longRunSeconds: 120, upstreamMissing: true },
+};

@@ -1,68 +1,229 @@
-// Layer rules live here, declared once, in the style of VS Code's import patterns: each entry
-// names the files it governs and what they must never import, with the reason. An entry also
-// holds for every folder below it (a file under electron/gateway/state/ obeys the gateway's rule
-// and the state layer's). test/lint/layers.test.ts proves that a wrong import fails the lint.
+// Layer rules live here, declared once: each layer names its files and the layers it MAY import
+// (an allow-list; anything else fails the lint, also through '..', an index or a dynamic import),
+// with the reason. A folder that is in no layer fails too, so a new folder must be placed here.
+// The rule itself: scripts/eslint-layers.mjs. test/lint/layers.test.ts proves every line.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { builtinModules } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import layersPlugin from './scripts/eslint-layers.mjs';
 
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
-/** An import specifier that reaches into a folder of that name (relative or not). */
-const into = (...folders) => `(^|/)(${folders.join('|')})(/|$)`;
+const NATIVE = [...nodeBuiltins, 'electron', 'better-sqlite3', 'ws'];
 const NO_NODE = 'runs without Node: no Node built-ins, Electron or native modules here';
+const G = 'electron/gateway';
+/** Every gateway folder but the API on top: what the composition root puts together. */
+const GATEWAY_PARTS = [
+  'catalog',
+  'nodes',
+  'mcp',
+  'installers',
+  'runtime',
+  'worktrees',
+  'tools',
+  'sessions',
+  'state',
+  'ownership',
+  'trust',
+  'db',
+  'gateway/base',
+  'shared',
+];
+const GATEWAY_PACKAGES = {
+  packages: ['electron'],
+  packagesWhy: 'the gateway runs in plain Node: never import electron here',
+};
 
 /**
- * The layers, outermost first. `packages`: module names it must not import; `folders`: project
- * folders it must not reach into (matched on the import specifier).
+ * The layers, top first. `files`: folders (ending in '/') or single modules (no extension);
+ * `may`: the layers it may import (its own files always); `packages`: modules it must not import.
+ * A new gateway folder: add a line below the layers it uses, and name it in the `may` of the
+ * layers that use it and in GATEWAY_PARTS.
  */
 export const LAYERS = [
-  { files: 'shared', packages: [...nodeBuiltins, 'electron', 'better-sqlite3', 'ws'], why: `shared/ ${NO_NODE}` },
-  { files: 'shared', folders: ['electron', 'renderer'], why: 'shared/ is the bottom layer: it imports nothing of the app' },
-  { files: 'renderer', packages: [...nodeBuiltins, 'electron', 'better-sqlite3', 'ws'], why: `renderer/ ${NO_NODE}` },
-  { files: 'renderer', folders: ['electron'], why: 'renderer/ imports only shared/ (the IPC contract); the gateway is behind the transport' },
-  { files: 'electron/preload', folders: ['gateway', 'main', 'web', 'renderer'], why: 'the preload imports only shared/ and electron' },
-  { files: 'electron/main', folders: ['renderer', 'preload'], why: 'Electron main hosts the gateway; the renderer and the preload are bundled on their own' },
-  { files: 'electron/web', packages: ['electron'], why: 'browser mode runs in plain Node: never import electron here' },
-  { files: 'electron/web', folders: ['main', 'preload', 'renderer'], why: 'browser mode serves the gateway without Electron' },
-  { files: 'electron/node', packages: ['electron', 'better-sqlite3', 'ws'], why: 'the node file is one bundle without native dependencies, run by a plain node on another machine' },
-  { files: 'electron/node', folders: ['main', 'preload', 'web', 'renderer'], why: 'a node serves its catalog on stdio: no app, no transport, no UI' },
-  { files: 'electron/serve', packages: ['electron'], why: 'the serve gateway runs headless in plain Node: never import electron here' },
-  { files: 'electron/serve', folders: ['main', 'preload', 'web', 'renderer'], why: 'the serve gateway is the gateway behind TLS: no app, no browser-mode server, no UI' },
-  { files: 'electron/gateway', packages: ['electron'], why: 'the gateway runs in plain Node: never import electron here' },
-  { files: 'electron/gateway', folders: ['main', 'preload', 'web', 'renderer'], why: 'the gateway knows no transport and no UI' },
-  // Inside the gateway, from the bottom up: db → state → sessions → tools → runtime; the catalog
-  // stands beside them and sees the rest only through types.ts; the API handlers are on top.
-  { files: 'electron/gateway/db', folders: ['state', 'sessions', 'tools', 'runtime', 'catalog', 'api', 'mcp'], why: 'db/ is the bottom of the gateway' },
-  { files: 'electron/gateway/state', folders: ['sessions', 'tools', 'runtime', 'catalog', 'api', 'mcp'], why: 'the state core never depends on sessions, tools, the runtime or the catalog' },
-  { files: 'electron/gateway/sessions', folders: ['tools', 'runtime', 'catalog', 'api', 'mcp'], why: 'sessions/ sits under tools and the runtime' },
-  { files: 'electron/gateway/tools', folders: ['runtime', 'catalog', 'api', 'mcp'], why: 'the tool registry sits under the runtime (agent tools register into it)' },
-  { files: 'electron/gateway/runtime', folders: ['catalog', 'api', 'mcp'], why: 'the runtime reaches the catalog only through what the composition root passes in' },
-  { files: 'electron/gateway/trust', folders: ['state', 'sessions', 'tools', 'runtime', 'catalog', 'api', 'mcp'], why: 'trust/ (consent, sealed secrets) sits under everything that asks it' },
-  { files: 'electron/gateway/ownership', folders: ['state', 'sessions', 'tools', 'runtime', 'catalog', 'api', 'mcp'], why: 'ownership/ (which gateway runs a session) sits just above db/: every path that acts asks it' },
-  { files: 'electron/gateway/catalog', folders: ['state', 'sessions', 'tools', 'runtime', 'api', 'mcp'], why: 'the catalog sees sessions and state through types.ts only' },
-  { files: 'electron/gateway/nodes', folders: ['state', 'sessions', 'tools', 'runtime', 'catalog', 'api', 'mcp'], why: 'nodes/ (paired machines) sits under the catalog that reads through it; it sees no sessions or state' },
-  { files: 'electron/gateway/installers', folders: ['catalog', 'api', 'mcp', 'nodes'], why: 'the registry installer uses the ACP runtime (its start check) and nothing above it' },
-  { files: 'electron/gateway/mcp', folders: ['catalog', 'api'], why: 'mcp/ carries the session tools to outside agents: it sees the tools, never the catalog or the handlers' },
-  { files: 'electron/gateway/api', folders: ['db'], why: 'the API handlers (the top, beside index.ts) reach storage only through the services or a handle passed in' },
+  // The shells: each hosts the gateway (or its API) its own way.
+  {
+    name: 'main',
+    files: ['electron/main/'],
+    may: ['web', 'api', 'gateway', 'db', 'gateway/base', 'shared'],
+    why: 'Electron main hosts the gateway; the renderer and the preload are bundled on their own',
+  },
+  {
+    name: 'preload',
+    files: ['electron/preload/'],
+    may: ['shared'],
+    why: 'the preload imports only shared/ and electron',
+  },
+  {
+    name: 'web',
+    files: ['electron/web/'],
+    may: ['serve', 'api', 'gateway', 'gateway/base', 'shared'],
+    packages: ['electron'],
+    packagesWhy: 'browser mode runs in plain Node: never import electron here',
+    why: 'browser mode serves the gateway without Electron',
+  },
+  {
+    name: 'serve',
+    files: ['electron/serve/'],
+    may: ['api', 'gateway', 'gateway/base', 'shared'],
+    packages: ['electron'],
+    packagesWhy: 'the serve gateway runs headless in plain Node: never import electron here',
+    why: 'the serve gateway is the gateway behind TLS: no app, no browser-mode server, no UI',
+  },
+  {
+    name: 'node',
+    files: ['electron/node/'],
+    may: ['catalog', 'nodes', 'gateway/base', 'shared'],
+    packages: ['electron', 'better-sqlite3', 'ws'],
+    packagesWhy:
+      'the node file is one bundle without native dependencies, run by a plain node on another machine',
+    why: 'a node serves its catalog on stdio: no app, no transport, no UI',
+  },
+  {
+    name: 'renderer',
+    files: ['renderer/'],
+    may: ['shared'],
+    packages: NATIVE,
+    packagesWhy: `renderer/ ${NO_NODE}`,
+    why: 'renderer/ imports only shared/ (the IPC contract); the gateway is behind the transport',
+  },
+  // The gateway, top down. The API handlers wrap a built gateway for the transports.
+  {
+    name: 'api',
+    files: [`${G}/api/`],
+    may: ['gateway', 'catalog', 'mcp', 'runtime', 'sessions', 'trust', 'gateway/base', 'shared'],
+    ...GATEWAY_PACKAGES,
+    why: 'the API handlers (the top) reach storage and state only through the services',
+  },
+  // The composition root and what only it uses: no layer below may import it.
+  {
+    name: 'gateway',
+    files: [`${G}/index`, `${G}/host`, `${G}/supervision`, `${G}/events`],
+    may: GATEWAY_PARTS,
+    ...GATEWAY_PACKAGES,
+    why: 'the composition root builds the gateway from its parts',
+  },
+  {
+    name: 'catalog',
+    files: [`${G}/catalog/`],
+    may: ['nodes', 'trust', 'db', 'gateway/base', 'shared'],
+    ...GATEWAY_PACKAGES,
+    why: 'the catalog sees sessions and state only through types.ts and what the composition root passes in',
+  },
+  {
+    name: 'nodes',
+    files: [`${G}/nodes/`],
+    may: ['trust', 'db', 'gateway/base', 'shared'],
+    ...GATEWAY_PACKAGES,
+    why: 'nodes/ (paired machines) sits under the catalog that reads through it; it sees no sessions or state',
+  },
+  {
+    name: 'mcp',
+    files: [`${G}/mcp/`],
+    may: ['runtime', 'tools', 'sessions', 'state', 'db', 'gateway/base', 'shared'],
+    ...GATEWAY_PACKAGES,
+    why: 'mcp/ carries the session tools to outside agents: it sees the tools, never the catalog or the handlers',
+  },
+  {
+    name: 'installers',
+    files: [`${G}/installers/`],
+    may: ['runtime', 'db', 'gateway/base', 'shared'],
+    ...GATEWAY_PACKAGES,
+    why: 'the registry installer uses the ACP runtime (its start check) and nothing above it',
+  },
+  {
+    name: 'runtime',
+    files: [`${G}/runtime/`],
+    may: ['worktrees', 'tools', 'sessions', 'state', 'ownership', 'trust', 'db', 'gateway/base', 'shared'],
+    ...GATEWAY_PACKAGES,
+    why: 'the runtime reaches the catalog and nodes only through what the composition root passes in',
+  },
+  {
+    name: 'worktrees',
+    files: [`${G}/worktrees/`],
+    may: ['db', 'gateway/base', 'shared'],
+    ...GATEWAY_PACKAGES,
+    why: "worktrees/ (each session's git worktree) sits just above db/: it sees sessions only through what the composition root passes in",
+  },
+  {
+    name: 'tools',
+    files: [`${G}/tools/`],
+    may: ['sessions', 'state', 'gateway/base', 'shared'],
+    ...GATEWAY_PACKAGES,
+    why: 'the tool registry sits under the runtime (agent tools register into it)',
+  },
+  {
+    name: 'sessions',
+    files: [`${G}/sessions/`],
+    may: ['state', 'db', 'gateway/base', 'shared'],
+    ...GATEWAY_PACKAGES,
+    why: 'sessions/ sits under tools and the runtime',
+  },
+  {
+    name: 'state',
+    files: [`${G}/state/`],
+    may: ['ownership', 'db', 'gateway/base', 'shared'],
+    ...GATEWAY_PACKAGES,
+    why: 'the state core never depends on sessions, tools, the runtime or the catalog',
+  },
+  {
+    name: 'ownership',
+    files: [`${G}/ownership/`],
+    may: ['db', 'gateway/base', 'shared'],
+    ...GATEWAY_PACKAGES,
+    why: 'ownership/ (which gateway runs a session) sits just above db/: every path that acts asks it',
+  },
+  {
+    name: 'trust',
+    files: [`${G}/trust/`],
+    may: ['db', 'gateway/base', 'shared'],
+    ...GATEWAY_PACKAGES,
+    why: 'trust/ (consent, sealed secrets) sits under everything that asks it',
+  },
+  {
+    name: 'db',
+    files: [`${G}/db/`],
+    may: ['gateway/base', 'shared'],
+    ...GATEWAY_PACKAGES,
+    why: 'db/ is the bottom of the gateway',
+  },
+  // Leaves every gateway layer may import: the contract's types, errors, the scheduler port.
+  {
+    name: 'gateway/base',
+    files: [`${G}/types`, `${G}/errors`, `${G}/scheduler`],
+    may: ['shared'],
+    ...GATEWAY_PACKAGES,
+    why: "the gateway's leaves import nothing of the gateway",
+  },
+  {
+    name: 'shared',
+    files: ['shared/'],
+    may: [],
+    packages: NATIVE,
+    packagesWhy: `shared/ ${NO_NODE}`,
+    why: 'shared/ is the bottom layer: it imports nothing of the app',
+  },
 ];
 
-/** One no-restricted-imports rule per folder, with every layer rule that governs it. */
+/** The allow-list rule for every product file (tests, scripts and configs are in no layer). */
 function layerConfigs() {
-  const targets = [...new Set(LAYERS.map((l) => l.files))];
-  return targets.map((target) => {
-    const rules = LAYERS.filter((l) => target === l.files || target.startsWith(`${l.files}/`));
-    const paths = rules.flatMap((l) => (l.packages ?? []).map((name) => ({ name, message: l.why })));
-    const patterns = rules.flatMap((l) => (l.folders ? [{ regex: into(...l.folders), message: l.why }] : []));
-    return {
-      files: [`${target}/**/*.ts`, `${target}/**/*.tsx`],
-      rules: { 'no-restricted-imports': ['error', { paths, patterns }] },
-    };
-  });
+  return [
+    {
+      files: ['{electron,shared,renderer}/**/*.{ts,tsx,mts,mjs}'],
+      ignores: ['renderer/vite.config.ts'],
+      plugins: { layers: layersPlugin },
+      rules: { 'layers/allowed-imports': ['error', { root: ROOT, layers: LAYERS }] },
+    },
+  ];
 }
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'out/**', '.tmp/**', 'dist/**', 'release/**', 'test-results/**', '**/*.cjs'] },
+  {
+    ignores: ['node_modules/**', 'out/**', '.tmp/**', 'dist/**', 'release/**', 'test-results/**', '**/*.cjs'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -72,5 +233,9 @@ export default tseslint.config(
     },
   },
   ...layerConfigs(),
-  { files: ['renderer/**/*.ts', 'renderer/**/*.tsx'], plugins: { 'react-hooks': reactHooks }, rules: reactHooks.configs.recommended.rules },
+  {
+    files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
+  },
 );

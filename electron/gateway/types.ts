@@ -14,7 +14,6 @@ export type { ActorType, ChangesSince, CursorPositions, EventKind, NoticeEntry, 
 
 import type { Scheduler } from './scheduler';
 export type { Scheduler };
-import type { SecretsOptions } from './trust/secrets';
 
 // The views the renderer also sees are defined once, in shared/ipc/types.ts.
 import type {
@@ -219,3 +218,22 @@ export interface AgentConfig {
 export interface GatewayEvents {
   on(listener: (event: GatewayEvent) => void): () => void;
 }
+
+// Declared here, not in trust/, so this file stays a leaf that every layer may import.
+/** The part of Electron's safeStorage the gateway uses. */
+export interface SafeStorageLike {
+  isEncryptionAvailable(): boolean;
+  encryptString(plainText: string): Buffer;
+  decryptString(encrypted: Buffer): string;
+  /** Linux only: `basic_text` means a hard-coded key, i.e. no real keyring. */
+  getSelectedStorageBackend?(): string;
+}
+
+export interface SecretsOptions {
+  safeStorage?: SafeStorageLike;
+  /** Defaults to process.platform; tests pass 'linux' to check the secret-service case. */
+  platform?: NodeJS.Platform;
+}
+
+/** The key of StateCore.versions(): agent ids never hold ':', so this is unambiguous. */
+export const versionKey = (sessionKey: string, agentId: string): string => `${agentId}:${sessionKey}`;

@@ -21,6 +21,7 @@ export async function loadNodeSqlite(version = process.versions.node): Promise<N
   try {
     // A variable, so neither TypeScript (Node 20 types) nor the bundler resolves it.
     const name = 'node:sqlite';
+    // eslint-disable-next-line layers/allowed-imports -- a Node built-in, which a node may import
     mod = (await import(name)) as SqliteModule;
   } catch {
     return {

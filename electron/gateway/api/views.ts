@@ -14,9 +14,15 @@ import type {
 } from '../../../shared/ipc/types';
 import { CATALOG_PROVIDERS } from '../../../shared/ipc/types';
 import { maskSecret, secretHint } from '../../../shared/secrets';
-import type { AcpProfile, AgentConfig, Goal, SessionInfo, TranscriptMessage } from '../types';
 import type { RunOverview } from '../runtime/control';
-import { versionKey } from '../state/session-state';
+import {
+  versionKey,
+  type AcpProfile,
+  type AgentConfig,
+  type Goal,
+  type SessionInfo,
+  type TranscriptMessage,
+} from '../types';
 import type { GatewayApi } from './gateway-api';
 import type { DismissalStore } from './dismissals';
 

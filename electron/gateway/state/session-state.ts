@@ -8,7 +8,15 @@ import { NOTIFY_KINDS, type NoticeEntry, type StateEvent, type StateEventRow } f
 import { isBareKey, noticeContextKey, noticeText, parseSessionKey } from '../../../shared/session-keys';
 import type { Db } from '../db/open';
 import type { Ownership, OwnershipChange } from '../ownership';
-import type { ChangesSince, CursorRow, GatewayEvent, Logger, RecordInput, SessionState } from '../types';
+import {
+  versionKey,
+  type ChangesSince,
+  type CursorRow,
+  type GatewayEvent,
+  type Logger,
+  type RecordInput,
+  type SessionState,
+} from '../types';
 import type { NoticeQueues } from './notice-queue';
 import { createPruner, PRUNE_INTERVAL_MS } from './prune';
 import { normaliseRecord, resolveKey, type NormalisedRecord } from './record-input';
@@ -19,9 +27,6 @@ import { createStateViews } from './views';
 import type { HeartbeatWaker } from './waker';
 
 export const CHANGES_LIMIT = 200;
-
-/** The key of StateCore.versions(): agent ids never hold ':', so this is unambiguous. */
-export const versionKey = (sessionKey: string, agentId: string): string => `${agentId}:${sessionKey}`;
 
 /**
  * A cursor's `updated_at` moves in steps of an hour: expiry after 30 days untouched does not need

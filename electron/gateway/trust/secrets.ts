@@ -5,20 +5,9 @@
 // back to a hard-coded key) they are stored as they are, and `info.statement` says so plainly.
 // The stores keep the sealed form; only the in-process contract (trusted code) reads plain values.
 
-/** The part of Electron's safeStorage the gateway uses. */
-export interface SafeStorageLike {
-  isEncryptionAvailable(): boolean;
-  encryptString(plainText: string): Buffer;
-  decryptString(encrypted: Buffer): string;
-  /** Linux only: `basic_text` means a hard-coded key, i.e. no real keyring. */
-  getSelectedStorageBackend?(): string;
-}
+import type { SafeStorageLike, SecretsOptions } from '../types';
 
-export interface SecretsOptions {
-  safeStorage?: SafeStorageLike;
-  /** Defaults to process.platform; tests pass 'linux' to check the secret-service case. */
-  platform?: NodeJS.Platform;
-}
+export type { SafeStorageLike, SecretsOptions };
 
 const SEALED = 'sealed:v1:';
 /** A plain value that happens to look sealed is stored behind this, so it reads back unchanged. */

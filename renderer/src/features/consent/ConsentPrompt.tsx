@@ -31,7 +31,9 @@ function Details({ request }: { request: ConsentRequestView }) {
       {request.cwd && (
         <>
           <dt>Folder</dt>
-          <dd className="mono" data-testid="consent-cwd">{visible(request.cwd)}</dd>
+          <dd className="mono" data-testid="consent-cwd">
+            {visible(request.cwd)}
+          </dd>
         </>
       )}
       {request.env.length > 0 && (

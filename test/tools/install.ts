@@ -10,8 +10,8 @@ import path from 'node:path';
 
 export type ToolId = 'claude' | 'codex' | 'opencode' | 'pi';
 
-export interface ToolSpec {
-  id: ToolId;
+export interface ToolSpec<Id extends string = ToolId> {
+  id: Id;
   pkg: string;
   pinned: string;
   bin: string;
@@ -24,6 +24,24 @@ export const TOOLS: readonly ToolSpec[] = [
   { id: 'pi', pkg: '@mariozechner/pi-coding-agent', pinned: '0.73.1', bin: 'pi' },
 ];
 
+/**
+ * The ACP agents the whole-turn suite runs (test/agents), pinned: Claude Code through Zed's current
+ * adapter and its older one, Codex through codex-acp, Gemini CLI in its ACP mode. OpenCode's ACP
+ * mode is the `opencode` CLI above (`opencode acp`).
+ */
+export type AgentId = 'claude-agent-acp' | 'claude-code-acp' | 'codex-acp' | 'gemini';
+export const ACP_AGENTS: readonly ToolSpec<AgentId>[] = [
+  {
+    id: 'claude-agent-acp',
+    pkg: '@zed-industries/claude-agent-acp',
+    pinned: '0.23.1',
+    bin: 'claude-agent-acp',
+  },
+  { id: 'claude-code-acp', pkg: '@zed-industries/claude-code-acp', pinned: '0.16.2', bin: 'claude-code-acp' },
+  { id: 'codex-acp', pkg: '@zed-industries/codex-acp', pinned: '0.16.0', bin: 'codex-acp' },
+  { id: 'gemini', pkg: '@google/gemini-cli', pinned: '0.61.0', bin: 'gemini' },
+];
+
 export function toolsCache(): string {
   return process.env.SIGHTLINE_TOOLS_CACHE || path.join(os.homedir(), '.cache', 'sightline', 'tools');
 }
@@ -32,11 +50,11 @@ const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const LOCKS = path.join(import.meta.dirname, 'locks');
 
 /** The newest version the registry serves. */
-export function latestVersion(spec: ToolSpec): string {
+export function latestVersion(spec: ToolSpec<string>): string {
   return execFileSync(NPM, ['view', spec.pkg, 'version'], { encoding: 'utf8', timeout: 120_000 }).trim();
 }
 
-function installedVersion(dir: string, spec: ToolSpec): string | undefined {
+function installedVersion(dir: string, spec: ToolSpec<string>): string | undefined {
   try {
     const pj = JSON.parse(
       fs.readFileSync(path.join(dir, 'node_modules', spec.pkg, 'package.json'), 'utf8'),
@@ -54,7 +72,7 @@ function installedVersion(dir: string, spec: ToolSpec): string | undefined {
  * a staging folder renamed into place, so an interrupted or concurrent install never leaves a
  * half-installed tool behind. Throws (never skips) when it cannot be installed.
  */
-export async function ensureTool(spec: ToolSpec, version: string): Promise<string> {
+export async function ensureTool(spec: ToolSpec<string>, version: string): Promise<string> {
   const dir = path.join(toolsCache(), `${spec.id}-${version}`);
   const bin = path.join(dir, 'node_modules', '.bin', spec.bin);
   if (installedVersion(dir, spec) === version && fs.existsSync(bin)) return bin;
@@ -92,7 +110,7 @@ export async function ensureTool(spec: ToolSpec, version: string): Promise<strin
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   const latest = process.argv.includes('--latest');
   await Promise.all(
-    TOOLS.map(async (spec) => {
+    [...TOOLS, ...ACP_AGENTS].map(async (spec: ToolSpec<string>) => {
       const version = latest ? latestVersion(spec) : spec.pinned;
       console.log(`tools: ${spec.pkg}@${version} → ${await ensureTool(spec, version)}`);
     }),

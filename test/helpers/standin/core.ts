@@ -123,7 +123,12 @@ export async function serveStandIn(opts: StandInOptions, route: Route): Promise<
   const reply = (turn: Turn): Reply => {
     if (!isTurn(turn)) return resolveStep(opts.aside ?? { text: 'ok' }, turn);
     turns.push(turn);
-    return resolveStep(steps.shift() ?? { text: 'done' }, turn);
+    const r = resolveStep(steps.shift() ?? { text: 'done' }, turn);
+    if (process.env.STANDIN_DEBUG)
+      console.log(
+        `stand-in turn ${turns.length}: ${turn.userText.slice(0, 30)}…${turn.userText.slice(-40)} → ${JSON.stringify(r).slice(0, 80)}`,
+      );
+    return r;
   };
   const server = createServer((raw: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];

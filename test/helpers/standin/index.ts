@@ -9,3 +9,6 @@ export {
   type Turn,
 } from './core';
 export { startAnthropicStandIn } from './anthropic';
+export { startResponsesStandIn } from './openai-responses';
+export { startChatStandIn } from './openai-chat';
+export { startGeminiStandIn } from './gemini';

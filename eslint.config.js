@@ -17,6 +17,7 @@ const NO_NODE = 'runs without Node: no Node built-ins, Electron or native module
 const G = 'electron/gateway';
 /** Every gateway folder but the API on top: what the composition root puts together. */
 const GATEWAY_PARTS = [
+  'person',
   'catalog',
   'nodes',
   'mcp',
@@ -60,7 +61,7 @@ export const LAYERS = [
   {
     name: 'web',
     files: ['electron/web/'],
-    may: ['serve', 'api', 'gateway', 'gateway/base', 'shared'],
+    may: ['serve', 'api', 'gateway', 'person', 'gateway/base', 'shared'],
     packages: ['electron'],
     packagesWhy: 'browser mode runs in plain Node: never import electron here',
     why: 'browser mode serves the gateway without Electron',
@@ -94,7 +95,7 @@ export const LAYERS = [
   {
     name: 'api',
     files: [`${G}/api/`],
-    may: ['gateway', 'catalog', 'mcp', 'runtime', 'sessions', 'trust', 'gateway/base', 'shared'],
+    may: ['gateway', 'person', 'catalog', 'mcp', 'runtime', 'sessions', 'trust', 'gateway/base', 'shared'],
     ...GATEWAY_PACKAGES,
     why: 'the API handlers (the top) reach storage and state only through the services',
   },
@@ -105,6 +106,13 @@ export const LAYERS = [
     may: GATEWAY_PARTS,
     ...GATEWAY_PACKAGES,
     why: 'the composition root builds the gateway from its parts',
+  },
+  {
+    name: 'person',
+    files: [`${G}/person/`],
+    may: ['db', 'gateway/base', 'shared'],
+    ...GATEWAY_PACKAGES,
+    why: "person/ (the person's inbox dismissals and preferences) owns its tables and sees nothing else",
   },
   {
     name: 'catalog',

@@ -1,6 +1,7 @@
 // createGateway(): the composition root of the gateway. It only wires: stores, then the state
 // core, the turn path, the services that use them, then timers. Plain Node; never imports Electron.
 // Over 300 lines on purpose: the whole wiring reads in one place, in the order things are built.
+import { createPersonStores, type PersonStores } from './person';
 import path from 'node:path';
 import { isMainKey, normalizeSessionKey } from '../../shared/session-keys';
 import { createCatalog, resolveCatalogRoots, type CatalogService } from './catalog';
@@ -127,6 +128,8 @@ export interface Gateway {
   goals: Goals;
   /** The session tools over MCP (issue 16): credentials for ACP children and outside agents. */
   mcp: Pick<Mcp, 'issue' | 'issueForNewSession' | 'revoke' | 'list' | 'endpoint' | 'status'>;
+  /** The person's own state: inbox dismissals and UI preferences. */
+  person: PersonStores;
   /** The database handle, for the catalog, browser mode and tests in this process. */
   db: Db;
   /** Rolling daily backups of the database (started with autoStart). */
@@ -455,6 +458,7 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     acp: { profiles: acpProfiles, permissions, registry: acpRegistry },
     consent,
     secrets: { info: secrets.info },
+    person: createPersonStores(db),
     db,
     backups,
     ownership,

@@ -5,8 +5,6 @@ import { app, dialog, ipcMain, safeStorage, session, shell, type BrowserWindow }
 import fs from 'node:fs';
 import path from 'node:path';
 import { PUSH_CHANNEL } from '../../shared/ipc/channels';
-import { createDismissalStore } from '../gateway/api/dismissals';
-import { createPreferenceStore } from '../gateway/api/preferences';
 import { waitingFromTitle } from '../../shared/notification-policy';
 import type { PushBatch } from '../../shared/ipc/types';
 import { createApiHandlers, type ApiHandlers } from '../gateway/api/handlers';
@@ -89,14 +87,13 @@ function bindGateway(gw: Gateway, dataDir: string): void {
   gw.consent.plug(nativeConsent(dialog, () => (mainWindow?.isDestroyed() ? undefined : mainWindow)));
   api = createApiHandlers(gw, {
     app: { name: 'Sightline', version: app.getVersion(), mode: 'electron', dataDir },
-    dismissals: createDismissalStore(gw.db),
     pickFolder,
     ...(host ? { database: host } : {}),
   });
   pushBridge = createPushBridge(gw.events, (batch) => {
     if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(PUSH_CHANNEL, batch);
   });
-  const preferences = createPreferenceStore(gw.db);
+  const preferences = gw.person.preferences;
   notifier = startNativeNotifications(
     gw.events,
     {

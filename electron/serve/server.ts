@@ -8,7 +8,6 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { AccountChannel } from '../../shared/ipc/accounts';
 import type { Envelope } from '../../shared/ipc/contract';
-import { createDismissalStore } from '../gateway/api/dismissals';
 import { createApiHandlers, type ApiHandlers } from '../gateway/api/handlers';
 import { createPushBridge } from '../gateway/api/push-bridge';
 import { startGatewayHost, type GatewayHost } from '../gateway/host';
@@ -67,12 +66,10 @@ export async function startServeGateway(opts: ServeOptions): Promise<ServeGatewa
     { onSwap: (next) => (bind(next), bridges.forEach((b) => b.rebind())) },
   );
   bind(host.gateway);
-  const dismissals = () => createDismissalStore(gateway.db);
   const app = { name: 'Sightline', version: opts.version ?? '0.0.0', mode: 'web' as const, dataDir: '' };
   const apiOf = (a: Account) => {
     let api = apis.get(a.id);
-    if (!api)
-      apis.set(a.id, (api = createApiHandlers(gateway, { app, actorId: a.id, dismissals: dismissals() })));
+    if (!api) apis.set(a.id, (api = createApiHandlers(gateway, { app, actorId: a.id })));
     return api;
   };
 

@@ -1,7 +1,6 @@
 // Browser mode as an app (`npm run web`, and the e2e tests through the same function): the
 // gateway host (damage recovery at start-up, restoring a backup) behind the web server. After a
 // restore swaps the gateway, the server answers and pushes from the new one; open pages reload.
-import { createDismissalStore } from '../gateway/api/dismissals';
 import { startGatewayHost, type GatewayHost } from '../gateway/host';
 import type { GatewayOptions } from '../gateway/types';
 import { startWebServer, type WebServer } from './server';
@@ -26,14 +25,14 @@ export async function startBrowserMode(opts: BrowserModeOptions): Promise<Browse
   let server: WebServer | undefined;
   const host = startGatewayHost(
     { autoStart: true, ...opts.gateway, dataDir: opts.dataDir },
-    { onSwap: (next) => server?.useGateway(next, createDismissalStore(next.db)) },
+    { onSwap: (next) => server?.useGateway(next, next.person.dismissals) },
   );
   try {
     server = await startWebServer({
       gateway: host.gateway,
       rendererDir: opts.rendererDir,
       port: opts.port ?? 0,
-      dismissals: createDismissalStore(host.gateway.db),
+      dismissals: host.gateway.person.dismissals,
       app: { version: opts.version, dataDir: opts.dataDir },
       database: host,
     });

@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Envelope, WireMessage, WireRequest } from '../../shared/ipc/contract';
 import type { AppInfo, PushBatch } from '../../shared/ipc/types';
-import type { DismissalStore } from '../gateway/api/dismissals';
+import type { DismissalStore } from '../gateway/person/dismissals';
 import type { GatewayApi } from '../gateway/api/gateway-api';
 import { createApiHandlers, type ApiOptions } from '../gateway/api/handlers';
 import { createPushBridge } from '../gateway/api/push-bridge';

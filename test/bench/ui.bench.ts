@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { createGateway, type Gateway } from '../../electron/gateway/index';
-import { createDismissalStore } from '../../electron/gateway/api/dismissals';
+import { createDismissalStore } from '../../electron/gateway/person/dismissals';
 import type { EventKind, RecordInput } from '../../electron/gateway/types';
 import { startWebServer, type WebServer } from '../../electron/web/server';
 import { ensureRenderer, openBrowser, RENDERER_DIR, row, sel, tmpDir, type Browser } from '../e2e/helpers';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createGateway } from '../../electron/gateway/index';
-import { createDismissalStore } from '../../electron/gateway/api/dismissals';
+import { createDismissalStore } from '../../electron/gateway/person/dismissals';
 import { startWebServer, type WebServer } from '../../electron/web/server';
 import { ensureRenderer, openBrowser, RENDERER_DIR, row, screenshot, tmpDir, type Browser } from './helpers';
 

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiHandlers } from '../../electron/gateway/api/handlers';
 import { GatewayError } from '../../electron/gateway/errors';
-import { createMemoryDismissalStore } from '../../electron/gateway/api/dismissals';
+import { createMemoryDismissalStore } from '../../electron/gateway/person/dismissals';
 import { createPushBridge } from '../../electron/gateway/api/push-bridge';
 import type { GatewayApi } from '../../electron/gateway/api/gateway-api';
 import type {

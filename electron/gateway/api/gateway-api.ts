@@ -24,7 +24,7 @@ import type {
   StartInput,
   TranscriptMessage,
 } from '../types';
-import type Database from 'better-sqlite3';
+import type { PersonStores } from '../person';
 import type { StateEventRow } from '../../../shared/domain';
 import type {
   AcpInstallInfo,
@@ -42,8 +42,8 @@ import type { LiveOutput, NoticeDelivery, SessionStatusView } from '../../../sha
 export type Actor = { type: 'human' | 'agent'; id?: string };
 
 export interface GatewayApi {
-  /** The state database, for the renderer's own durable state (preferences); memory without it. */
-  db?: Database.Database;
+  /** The person's own durable state (inbox dismissals, preferences); in memory without it. */
+  person?: PersonStores;
   /** One derived status per session (issue 17.2). */
   status: {
     /** `known`: the session's live-or-latest run when the caller has it (null: never ran); saves a query. */

@@ -11,7 +11,7 @@ import { checkFolder } from '../runtime/start';
 import type { GatewayHost } from '../host';
 import type { SessionInfo } from '../types';
 import type { Actor, GatewayApi } from './gateway-api';
-import { createMemoryDismissalStore, type DismissalStore } from './dismissals';
+import { createMemoryDismissalStore, type DismissalStore } from '../person/dismissals';
 import {
   agentView,
   fleetViews,
@@ -24,7 +24,7 @@ import {
 } from './views';
 import { searchSessions } from './search';
 import { catalogRootViews } from './catalog-roots';
-import { createPreferenceStore, type PreferenceStore } from './preferences';
+import { createMemoryPreferenceStore, type PreferenceStore } from '../person/preferences';
 
 /** The API's own refusals are the gateway's typed errors, mapped by type like the services'. */
 export { GatewayError as ApiError };
@@ -34,8 +34,9 @@ export type HandlerMap = { [C in Channel]: Handler<C> };
 
 export interface ApiOptions {
   app: AppInfo;
+  /** Default: the gateway's own (its database), else in memory. */
   dismissals?: DismissalStore;
-  /** Default: in the gateway's database when it has one. */
+  /** Default: the gateway's own (its database), else in memory. */
   preferences?: PreferenceStore;
   now?: () => number;
   /** The host's native folder picker (Electron); browser mode has none (the person types a path). */
@@ -55,9 +56,9 @@ export interface ApiHandlers {
 }
 
 export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers {
-  const dismissals = opts.dismissals ?? createMemoryDismissalStore();
+  const dismissals = opts.dismissals ?? gw.person?.dismissals ?? createMemoryDismissalStore();
   const now = opts.now ?? Date.now;
-  const preferences = opts.preferences ?? createPreferenceStore(gw.db);
+  const preferences = opts.preferences ?? gw.person?.preferences ?? createMemoryPreferenceStore();
   let viewing: string | undefined;
   const actor = opts.actorId !== undefined ? { actorId: opts.actorId } : {};
   const HUMAN: Actor = opts.actorId !== undefined ? { type: 'human', id: opts.actorId } : { type: 'human' };

@@ -24,7 +24,7 @@ import {
   type TranscriptMessage,
 } from '../types';
 import type { GatewayApi } from './gateway-api';
-import type { DismissalStore } from './dismissals';
+import type { DismissalStore } from '../person/dismissals';
 
 export function agentView(cfg: AgentConfig): AgentView {
   const s = cfg.providerSettings;

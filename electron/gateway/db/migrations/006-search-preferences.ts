@@ -29,7 +29,7 @@ CREATE TRIGGER session_messages_fts_update AFTER UPDATE OF text ON session_messa
 END;
 INSERT INTO session_messages_fts (session_messages_fts) VALUES ('rebuild');
 
--- One JSON value per preference name; names and values are checked by electron/gateway/api/preferences.ts.
+-- One JSON value per preference name; names and values are checked by electron/gateway/person/preferences.ts.
 CREATE TABLE ui_preferences (
   name        TEXT PRIMARY KEY,
   value       TEXT NOT NULL,

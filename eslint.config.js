@@ -112,7 +112,7 @@ export const LAYERS = [
     files: [`${G}/person/`],
     may: ['db', 'gateway/base', 'shared'],
     ...GATEWAY_PACKAGES,
-    why: "person/ (the person's inbox dismissals and preferences) owns its tables and sees nothing else",
+    why: "person/ (the person's inbox dismissals, preferences, sessions seen) owns its tables and sees nothing else",
   },
   {
     name: 'catalog',
@@ -145,7 +145,18 @@ export const LAYERS = [
   {
     name: 'runtime',
     files: [`${G}/runtime/`],
-    may: ['worktrees', 'tools', 'sessions', 'state', 'ownership', 'trust', 'db', 'gateway/base', 'shared'],
+    may: [
+      'worktrees',
+      'tools',
+      'sessions',
+      'state',
+      'ownership',
+      'trust',
+      'person',
+      'db',
+      'gateway/base',
+      'shared',
+    ],
     ...GATEWAY_PACKAGES,
     why: 'the runtime reaches the catalog and nodes only through what the composition root passes in',
   },

@@ -29,6 +29,7 @@ import { compactIfNeeded } from './runtime/native/compaction';
 import { createRunControl, type RunControl } from './runtime/control';
 import { resetDemo, startDemo } from './runtime/demo';
 import { createGoals, type Goals } from './runtime/goals';
+import { createGoalStore } from './runtime/goal-store';
 import { createHeartbeats } from './runtime/heartbeats';
 import { createHuman, type Human } from './runtime/human';
 import { createMessages } from './runtime/messages';
@@ -56,6 +57,7 @@ import { ToolRegistry } from './tools/registry';
 import { sessionNoticesTool } from './tools/notice-tools';
 import { sessionStatusTool, sessionsListTool } from './tools/session-tools';
 import { createConsent, type Consent } from './trust/consent';
+import { createConsentStore } from './trust/consent-store';
 import { createSecrets } from './trust/secrets';
 import type {
   CatalogRoots,
@@ -168,7 +170,7 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
   const agentStore = createAgentStore(db, now, secrets, logger);
   const runs = createRunStore(db);
   const credentials = createCredentialStore(db, now);
-  const consent = createConsent({ db, now, emit });
+  const consent = createConsent({ store: createConsentStore(db), now, emit });
   const permissions = createPermissions({ now, emit });
   const profileStore = createAcpProfiles({
     store: createAcpProfileStore(db, now, secrets, logger),
@@ -224,8 +226,10 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     },
   });
   const notices = createNotices({ queues, state, emit, owns: ownership.owns });
+  const person = createPersonStores(db);
   const supervision = createSupervision({
     db,
+    seen: person.seen,
     now,
     events,
     lastMessageId: (key) => transcripts.page(key, { limit: 1 }).messages[0]?.id ?? 0,
@@ -291,7 +295,7 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
   });
 
   // Services: one function per action, each one transaction, events after the commit.
-  const goals = createGoals({ db, tx, now, state, store, emit });
+  const goals = createGoals({ goals: createGoalStore(db), tx, now, state, store, emit });
   const sessions = createSessions({
     tx,
     emit,
@@ -458,7 +462,7 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     acp: { profiles: acpProfiles, permissions, registry: acpRegistry },
     consent,
     secrets: { info: secrets.info },
-    person: createPersonStores(db),
+    person,
     db,
     backups,
     ownership,

@@ -3,6 +3,7 @@
 // kept in step with the gateway's own events, so no service needs to know about them.
 import type { Db } from './db/open';
 import type { EventHub } from './events';
+import type { SeenStore } from './person';
 import { createLiveOutputs, type LiveOutputs } from './runtime/live-output';
 import { createStatusTracker, type StatusDeps } from './runtime/status';
 import { createNoticeHistory } from './state/notice-history';
@@ -11,6 +12,7 @@ export type Supervision = ReturnType<typeof createSupervision>;
 
 export function createSupervision(deps: {
   db: Db;
+  seen: SeenStore;
   now: () => number;
   events: EventHub;
   lastMessageId(sessionKey: string): number;
@@ -50,8 +52,8 @@ export function createSupervision(deps: {
     live,
     history,
     /** The status tracker needs the turn engine, the runs and the permission list: started last. */
-    startStatus(d: Omit<StatusDeps, 'db' | 'now' | 'emit'>) {
-      status = createStatusTracker({ db: deps.db, now: deps.now, emit, ...d });
+    startStatus(d: Omit<StatusDeps, 'seen' | 'now' | 'emit'>) {
+      status = createStatusTracker({ seen: deps.seen, now: deps.now, emit, ...d });
       return status;
     },
     close: off,

@@ -1,14 +1,14 @@
-// Session goals (owner of `session_goals`). Every change records `goal_changed` with the spec's
+// Session goals (stored by goal-store.ts). Every change records `goal_changed` with the spec's
 // summaries in the same transaction; the session's parent is a producer watcher, so it hears
 // about its child's goal changes. `session:changed` goes out after the commit.
 import type { ActorType } from '../../../shared/domain';
 import { normalizeSessionKey } from '../../../shared/session-keys';
-import type { Db } from '../db/open';
 import type { Transactions } from '../db/transactions';
 import { notFound } from '../errors';
 import type { SessionStore } from '../sessions/store';
 import type { StateCore } from '../state/session-state';
 import type { GatewayEvent, Goal, GoalStatus } from '../types';
+import type { GoalStore } from './goal-store';
 
 export const GOAL_STATUSES: readonly GoalStatus[] = ['active', 'paused', 'blocked', 'done'];
 export const OBJECTIVE_MAX_CHARS = 2000;
@@ -19,7 +19,7 @@ export interface GoalActor {
 }
 
 export interface GoalsDeps {
-  db: Db;
+  goals: GoalStore;
   tx: Transactions;
   now: () => number;
   state: StateCore;
@@ -30,20 +30,7 @@ export interface GoalsDeps {
 export type Goals = ReturnType<typeof createGoals>;
 
 export function createGoals(deps: GoalsDeps) {
-  const { db, tx, now, state, store, emit } = deps;
-  const s = {
-    get: db.prepare<[string], { objective: string; status: GoalStatus; updated_at: number }>(
-      `SELECT objective, status, updated_at FROM session_goals WHERE session_key = ?`,
-    ),
-    upsert: db.prepare(
-      `INSERT INTO session_goals (session_key, objective, status, updated_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (session_key) DO UPDATE SET objective = excluded.objective, status = excluded.status, updated_at = excluded.updated_at`,
-    ),
-    remove: db.prepare(`DELETE FROM session_goals WHERE session_key = ?`),
-    all: db.prepare<[], { session_key: string; objective: string; status: GoalStatus; updated_at: number }>(
-      `SELECT session_key, objective, status, updated_at FROM session_goals`,
-    ),
-  };
+  const { goals, tx, now, state, store, emit } = deps;
 
   const record = (sessionKey: string, summary: string, actor: GoalActor) => {
     const session = store.get(sessionKey);
@@ -60,28 +47,19 @@ export function createGoals(deps: GoalsDeps) {
   /** Writes the goal and its event in one transaction; the push follows the commit. */
   const write = (key: string, goal: Goal, summary: string, actor: GoalActor) => {
     tx.run(() => {
-      s.upsert.run(key, goal.objective, goal.status, goal.updatedAt);
+      goals.put(key, goal);
       record(key, summary, actor);
       emit({ type: 'session:changed', sessionKey: key });
     });
     return goal;
   };
 
-  const get = (sessionKey: string): Goal | undefined => {
-    const r = s.get.get(normalizeSessionKey(sessionKey));
-    return r ? { objective: r.objective, status: r.status, updatedAt: r.updated_at } : undefined;
-  };
+  const get = (sessionKey: string): Goal | undefined => goals.get(normalizeSessionKey(sessionKey));
 
   return {
     get,
     /** Every session's goal (the fleet snapshot). */
-    all(): Map<string, Goal> {
-      return new Map(
-        s.all
-          .all()
-          .map((r) => [r.session_key, { objective: r.objective, status: r.status, updatedAt: r.updated_at }]),
-      );
-    },
+    all: (): Map<string, Goal> => goals.all(),
     set(sessionKey: string, input: { objective?: string; status?: GoalStatus }, actor: GoalActor): Goal {
       const key = normalizeSessionKey(sessionKey);
       if (!store.get(key)) throw notFound(`Unknown sessionKey: ${sessionKey}`);
@@ -117,7 +95,7 @@ export function createGoals(deps: GoalsDeps) {
     clear(sessionKey: string, actor: GoalActor): boolean {
       const key = normalizeSessionKey(sessionKey);
       return tx.run(() => {
-        if (s.remove.run(key).changes === 0) return false;
+        if (!goals.remove(key)) return false;
         record(key, 'goal cleared', actor);
         emit({ type: 'session:changed', sessionKey: key });
         return true;

@@ -2,14 +2,14 @@
 // `session:status` when it changes, so the fleet, the inbox, the window title and notifications
 // all agree. Derived from the facts, never stored: pending permission requests (waiting), the
 // live turn and the latest run (running, failed), and when the person last opened the session
-// (done — unseen, kept in `ui_session_seen`). A restart fails the runs it cut short
+// (done — unseen, kept by person/seen.ts). A restart fails the runs it cut short
 // (runs.failInterrupted), so nothing stays `running`.
-import type { Db } from '../db/open';
+import type { SeenStore } from '../person/seen';
 import type { PermissionRequestView, RunInfo, SessionStatusView } from '../../../shared/ipc/types';
 import type { GatewayEvent } from '../types';
 
 export interface StatusDeps {
-  db: Db;
+  seen: SeenStore;
   now: () => number;
   emit: (e: GatewayEvent) => void;
   /** The live turn of a native session (input queued) and its run. */
@@ -25,21 +25,9 @@ const same = (a: SessionStatusView | undefined, b: SessionStatusView) =>
   !!a && a.status === b.status && a.reason === b.reason && a.runId === b.runId && a.since === b.since;
 
 export function createStatusTracker(deps: StatusDeps) {
-  const seenPut = deps.db.prepare(
-    `INSERT INTO ui_session_seen (session_key, seen_at) VALUES (?, ?)
-     ON CONFLICT (session_key) DO UPDATE SET seen_at = max(seen_at, excluded.seen_at)`,
-  );
-  const seenDelete = deps.db.prepare(`DELETE FROM ui_session_seen WHERE session_key = ?`);
   const cache = new Map<string, SessionStatusView>();
   // Read once: a snapshot of 10,000 sessions must not query per session (the fleet's first paint).
-  const seenAt = new Map(
-    deps.db
-      .prepare<[], { session_key: string; seen_at: number }>(
-        `SELECT session_key, seen_at FROM ui_session_seen`,
-      )
-      .all()
-      .map((r) => [r.session_key, r.seen_at]),
-  );
+  const seenAt = deps.seen.all();
 
   /** `known`: the session's live-or-latest run when the caller has it (null: it never ran). */
   const derive = (key: string, known?: RunInfo | null): SessionStatusView => {
@@ -87,7 +75,7 @@ export function createStatusTracker(deps: StatusDeps) {
     /** The person opened the session: a finished run is no longer unseen. */
     seen(key: string): void {
       const at = deps.now();
-      seenPut.run(key, at);
+      deps.seen.put(key, at);
       seenAt.set(key, Math.max(at, seenAt.get(key) ?? 0));
       refresh(key);
     },
@@ -104,7 +92,7 @@ export function createStatusTracker(deps: StatusDeps) {
         case 'session:deleted':
           cache.delete(e.sessionKey);
           seenAt.delete(e.sessionKey);
-          seenDelete.run(e.sessionKey);
+          deps.seen.remove(e.sessionKey);
           return;
         default:
           return;

@@ -8,9 +8,9 @@
 // person's own, so confirm allows.
 import { randomUUID } from 'node:crypto';
 import { maskSecret } from '../../../shared/secrets';
-import type { Db } from '../db/open';
 import { GatewayError, notFound } from '../errors';
 import type { ConsentKind, ConsentRequestView, GatewayEvent } from '../types';
+import type { ConsentStore } from './consent-store';
 
 /** A command line exactly as it will be spawned (no shell). */
 export interface CommandLine {
@@ -68,15 +68,12 @@ export function describeCommand(c: CommandLine): string {
 
 export type Consent = ReturnType<typeof createConsent>;
 
-export function createConsent(deps: { db: Db; now: () => number; emit: (e: GatewayEvent) => void }) {
-  const s = {
-    get: deps.db.prepare<[string], { key: string }>(`SELECT key FROM consents WHERE key = ?`),
-    put: deps.db.prepare(
-      `INSERT INTO consents (key, summary, approved_at) VALUES (?, ?, ?)
-       ON CONFLICT (key) DO UPDATE SET summary = excluded.summary, approved_at = excluded.approved_at`,
-    ),
-    forget: deps.db.prepare(`DELETE FROM consents WHERE key = ?`),
-  };
+export function createConsent(deps: {
+  store: ConsentStore;
+  now: () => number;
+  emit: (e: GatewayEvent) => void;
+}) {
+  const s = deps.store;
   const waiting = new Map<string, { question: ConsentQuestion; settle: (allowed: boolean) => void }>();
   let port: AskPerson | undefined;
   let closed = false;
@@ -105,14 +102,14 @@ export function createConsent(deps: { db: Db; now: () => number; emit: (e: Gatew
     },
 
     /** True when the person allowed `key` before (or trusted code did). */
-    remembered: (key: string): boolean => s.get.get(key) !== undefined,
+    remembered: (key: string): boolean => s.has(key),
 
     remember(key: string, summary: string): void {
-      s.put.run(key, summary.slice(0, 2000), deps.now());
+      s.put(key, summary.slice(0, 2000), deps.now());
     },
 
     forget(key: string): void {
-      s.forget.run(key);
+      s.forget(key);
     },
 
     /**

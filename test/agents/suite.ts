@@ -50,6 +50,7 @@ export function wholeTurnSuite(agent: AgentUnderTest): void {
     it('a coordinator spawns it (sessions_spawn): the same whole turn, step-in and watch', async () => {
       h.model.script([...CHECK_SCRIPT]);
       const turns = h.model.turns.length;
+      const mainRuns = h.t.gw.runs.list(MAIN).length;
       const r = await h.t.gw.tools.call(MAIN, 'sessions_spawn', {
         task: 'Check on your coordinator.',
         runtime: 'acp',
@@ -59,6 +60,9 @@ export function wholeTurnSuite(agent: AgentUnderTest): void {
       if (!r.ok) throw new Error(r.error);
       spawnedKey = (r.details as { childSessionKey: string }).childSessionKey;
       await expectCheckTurn(h, agent, spawnedKey, turns);
+      // The coordinator hears of its child's first run in a turn of its own: that turn is over
+      // before the person steps in (a notice arriving during a turn would reopen it).
+      await h.settle(MAIN, mainRuns + 1, 'the coordinator`s announcement turn');
       await expectStepInAndWatch(h, spawnedKey);
     });
 

@@ -13,6 +13,7 @@ import { createCredentialStore } from './mcp/credentials';
 import { resolveShim } from './mcp/shim';
 import { consoleLogger, EventHub } from './events';
 import { createOwnership, type Ownership } from './ownership';
+import { createOwnershipRepository } from './ownership/repository';
 import { createAcpProfileStore } from './runtime/acp/profile-store';
 import { createAcpRegistry, type AcpRegistry } from './installers/install';
 import { createAcpProfiles, type AcpProfiles } from './runtime/acp/profiles';
@@ -196,7 +197,12 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     },
   };
   // This gateway's lock, then the sessions it runs: gone gateways' sessions are taken over now.
-  const ownership = createOwnership({ db, tx, dataDir: options.dataDir, logger });
+  const ownership = createOwnership({
+    repo: createOwnershipRepository(db),
+    tx,
+    dataDir: options.dataDir,
+    logger,
+  });
   const atStart = ownership.start();
 
   // The state core: signal log, cursors, notices and wakes.

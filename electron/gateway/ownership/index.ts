@@ -17,11 +17,11 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { normalizeSessionKey } from '../../../shared/session-keys';
-import type { Db } from '../db/open';
 import type { Transactions } from '../db/transactions';
 import { GatewayError } from '../errors';
 import type { Logger } from '../types';
 import { acquireLock, probeLock, removeLockFile, type HeldLock } from './lock';
+import type { OwnershipRepository } from './repository';
 
 /** A write for a session another gateway runs (or took over from this one) is refused with this. */
 export class NotOwnerError extends GatewayError {
@@ -74,59 +74,15 @@ interface Claim {
 }
 
 export function createOwnership(deps: {
-  db: Db;
+  repo: OwnershipRepository;
   tx: Transactions;
   dataDir: string;
   logger: Logger;
 }): Ownership {
-  const { db, tx, dataDir, logger } = deps;
+  const { repo: s, tx, dataDir, logger } = deps;
   const gatewayId = randomUUID();
   const pid = process.pid;
   const host = os.hostname();
-  const s = {
-    tick: db.prepare<[], { epoch: number }>(
-      `UPDATE ownership_clock SET epoch = epoch + 1 WHERE id = 1 RETURNING epoch`,
-    ),
-    clock: db.prepare<[], number>(`SELECT epoch FROM ownership_clock WHERE id = 1`).pluck(),
-    ownerOf: db
-      .prepare<[string], [number, string, number]>(
-        `SELECT s.owner_id, o.gateway_id, o.epoch FROM session_owners s JOIN owners o ON o.id = s.owner_id
-         WHERE s.session_key = ?`,
-      )
-      .raw(),
-    claim: db.prepare<[number], { gateway_id: string; epoch: number }>(
-      `SELECT gateway_id, epoch FROM owners WHERE id = ?`,
-    ),
-    claimsSince: db.prepare<[number], { id: number; gateway_id: string; epoch: number }>(
-      `SELECT id, gateway_id, epoch FROM owners WHERE epoch > ?`,
-    ),
-    joinsSince: db.prepare<[number], { session_key: string; owner_id: number }>(
-      `SELECT session_key, owner_id FROM session_owners WHERE epoch > ?`,
-    ),
-    others: db
-      .prepare<[string], string>(`SELECT DISTINCT gateway_id FROM owners WHERE gateway_id != ?`)
-      .pluck(),
-    takeOver: db.prepare<[string, number, number, string, string], { id: number }>(
-      `UPDATE owners SET gateway_id = ?, epoch = ?, pid = ?, host = ? WHERE gateway_id = ? RETURNING id`,
-    ),
-    newClaim: db.prepare<[string, number, number, string], { id: number }>(
-      `INSERT INTO owners (gateway_id, epoch, pid, host) VALUES (?, ?, ?, ?) RETURNING id`,
-    ),
-    joined: db.prepare<[string], number>(`SELECT owner_id FROM session_owners WHERE session_key = ?`).pluck(),
-    join: db.prepare(`INSERT INTO session_owners (session_key, owner_id, epoch) VALUES (?, ?, ?)`),
-    joinOrphans: db
-      .prepare<[number, number], string>(
-        `INSERT INTO session_owners (session_key, owner_id, epoch)
-         SELECT key, ?, ? FROM sessions WHERE key NOT IN (SELECT session_key FROM session_owners)
-         RETURNING session_key`,
-      )
-      .pluck(),
-    keysOf: db.prepare<[number], string>(`SELECT session_key FROM session_owners WHERE owner_id = ?`).pluck(),
-    dropEmpty: db.prepare(
-      `DELETE FROM owners WHERE gateway_id = ? AND id != ?
-       AND NOT EXISTS (SELECT 1 FROM session_owners WHERE owner_id = owners.id)`,
-    ),
-  };
 
   const claims = new Map<number, Claim>();
   /** Session key → the claim it belongs to (null: none). Filled lazily, refreshed by poll. */
@@ -138,7 +94,7 @@ export function createOwnership(deps: {
   const claimOf = (id: number): Claim => {
     let c = claims.get(id);
     if (!c) {
-      const row = s.claim.get(id);
+      const row = s.claim(id);
       c = row ? { gateway: row.gateway_id, epoch: row.epoch } : { gateway: '', epoch: 0 };
       if (row) claims.set(id, c);
     }
@@ -148,20 +104,20 @@ export function createOwnership(deps: {
   const lookup = (key: string): Claim | undefined => {
     let id = sessions.get(key);
     if (id === undefined) {
-      const row = s.ownerOf.get(normalizeSessionKey(key));
+      const row = s.ownerOf(normalizeSessionKey(key));
       id = row ? row[0] : null;
       if (row && !claims.has(row[0])) claims.set(row[0], { gateway: row[1], epoch: row[2] });
       // Read inside someone's transaction: that transaction may still roll back.
-      if (!db.inTransaction) sessions.set(key, id);
+      if (!s.inTransaction()) sessions.set(key, id);
     }
     return id === null ? undefined : claimOf(id);
   };
 
   /** Takes over every claim of a gateway found gone; returns the claims taken. */
   const takeOverFrom = (gone: string, epoch: number): number[] =>
-    s.takeOver.all(gatewayId, epoch, pid, host, gone).map((r) => r.id);
+    s.takeOver(gatewayId, epoch, pid, host, gone);
 
-  const keysOf = (ids: number[]) => ids.flatMap((id) => s.keysOf.all(id));
+  const keysOf = (ids: number[]) => ids.flatMap((id) => s.keysOf(id));
 
   const own: Ownership = {
     gatewayId,
@@ -177,7 +133,7 @@ export function createOwnership(deps: {
       return c?.gateway === gatewayId ? c.epoch : undefined;
     },
     fence(key, epoch) {
-      const row = s.ownerOf.get(normalizeSessionKey(key));
+      const row = s.ownerOf(normalizeSessionKey(key));
       if (!row) return; // nobody holds it (not a session, or deleted): nothing to fence against
       const [id, gateway, current] = row;
       if (gateway === gatewayId && (epoch === undefined || current === epoch)) return;
@@ -193,7 +149,7 @@ export function createOwnership(deps: {
     claimCreated(key) {
       const k = normalizeSessionKey(key);
       tx.run(() => {
-        if (s.joined.get(k) === undefined) s.join.run(k, home, s.tick.get()!.epoch);
+        if (s.joined(k) === undefined) s.join(k, home, s.tick());
         // Whatever was cached (e.g. "nobody" before the row existed) is read again after commit.
         tx.afterCommit(() => sessions.delete(k));
       });
@@ -204,16 +160,16 @@ export function createOwnership(deps: {
     },
     start() {
       lock = acquireLock(dataDir, gatewayId);
-      const states = s.others.all(gatewayId).map((g) => [g, probeLock(dataDir, g)] as const);
+      const states = s.others(gatewayId).map((g) => [g, probeLock(dataDir, g)] as const);
       const gone = states.filter(([, st]) => st === 'free').map(([g]) => g);
       const taken = tx.run(() => {
-        const epoch = s.tick.get()!.epoch;
+        const epoch = s.tick();
         const ids = gone.flatMap((g) => takeOverFrom(g, epoch));
-        home = ids[0] ?? s.newClaim.get(gatewayId, epoch, pid, host)!.id;
+        home = ids[0] ?? s.newClaim(gatewayId, epoch, pid, host);
         for (const id of ids.length ? ids : [home]) claims.set(id, { gateway: gatewayId, epoch });
         // Sessions of a database older than ownership (or written by hand) join this gateway.
-        const orphans = s.joinOrphans.all(home, epoch);
-        s.dropEmpty.run(gatewayId, home);
+        const orphans = s.joinOrphans(home, epoch);
+        s.dropEmpty(gatewayId, home);
         seen = epoch;
         return { ids, orphans };
       });
@@ -229,14 +185,14 @@ export function createOwnership(deps: {
     poll() {
       const lost: string[] = [];
       // 1. What other gateways claimed or created since the last look.
-      const top = s.clock.get()!;
+      const top = s.clock();
       if (top > seen) {
         const lostClaims = new Set<number>();
-        for (const r of s.claimsSince.all(seen)) {
+        for (const r of s.claimsSince(seen)) {
           if (claims.get(r.id)?.gateway === gatewayId && r.gateway_id !== gatewayId) lostClaims.add(r.id);
           claims.set(r.id, { gateway: r.gateway_id, epoch: r.epoch });
         }
-        for (const r of s.joinsSince.all(seen))
+        for (const r of s.joinsSince(seen))
           if (sessions.has(r.session_key)) sessions.set(r.session_key, r.owner_id);
         seen = top;
         if (lostClaims.size)
@@ -244,13 +200,13 @@ export function createOwnership(deps: {
       }
       // 2. Gateways that are gone: their claims are taken over at once.
       const taken: number[] = [];
-      for (const g of s.others.all(gatewayId)) {
+      for (const g of s.others(gatewayId)) {
         if (probeLock(dataDir, g) !== 'free') continue;
         const ids = tx.run(() => {
-          const epoch = s.tick.get()!.epoch;
+          const epoch = s.tick();
           const ids = takeOverFrom(g, epoch);
           for (const id of ids) claims.set(id, { gateway: gatewayId, epoch });
-          s.dropEmpty.run(gatewayId, home);
+          s.dropEmpty(gatewayId, home);
           return ids;
         });
         removeLockFile(dataDir, g);

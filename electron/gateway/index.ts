@@ -282,6 +282,8 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
       }
     },
   });
+  // An agent's message that makes a real coding agent act waits for the person (issue 29.3).
+  const askToSend = createAskToSend(permissions);
   const acp = createAcpSessions({
     now,
     logger,
@@ -293,9 +295,11 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     consent,
     workRoot: path.join(options.dataDir, 'acp-work'),
     live: supervision.live,
+    askToSend,
+    parentOf: (key) => store.get(key)?.parentKey,
     // Sightline's MCP server for the agents (declared below; used only once an agent starts).
     mcp: {
-      servers: (key, caps) => mcp.acpServers(key, caps),
+      servers: (key, caps, reach) => mcp.acpServers(key, caps, reach),
       release: (key) => mcp.releaseAcp(key),
     },
   });
@@ -359,6 +363,7 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     recordToolCall: (key, call, text) => acp.recordToolCall(key, call, text),
     shim: resolveShim(options.mcpShim),
     owns: ownership.owns,
+    confirm: consent.confirm,
   });
   const runners = createRunners([
     ...(extra.runners ?? []).map((make) => make({ now, logger, emit, transcripts, lifecycle })),
@@ -366,7 +371,7 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     acp,
     createAdoptedRunner({
       continueUpstream: (key, text) => catalog.continue(key, text),
-      askToSend: createAskToSend(permissions),
+      askToSend,
     }),
     createExternalRunner(),
   ]);

@@ -1,6 +1,8 @@
 // ACP agents: profiles and the registry installer.
 // Declarations only; shared/ipc/types.ts re-exports every domain file.
 
+import type { Reach } from './reach';
+
 /** How to launch one ACP agent: the one profile type (stored and started). */
 export interface AcpProfile {
   id: string;
@@ -15,6 +17,8 @@ export interface AcpProfile {
   allowAgents?: boolean;
   /** Ask the person before every terminal command the agent runs; default false. */
   askTerminal?: boolean;
+  /** What its agents' MCP credentials reach (shared/ipc/reach.ts); default 'agent'. */
+  reach?: Reach;
 }
 
 /**
@@ -30,6 +34,7 @@ export interface AcpProfileView {
   cwd?: string;
   allowAgents: boolean;
   askTerminal: boolean;
+  reach: Reach;
 }
 
 export const REGISTRY_DISTRIBUTIONS = ['binary', 'npx', 'uvx'] as const;

@@ -5,3 +5,4 @@ export * from './limits';
 // the first paint tens of milliseconds); the gateway imports './schemas' itself.
 export type { ArgsInput, ArgsParsed, ParseResult, Schemas } from './schemas';
 export * from './types';
+export * from './reach';

@@ -1,6 +1,8 @@
 // Sightline's MCP endpoint and its credentials.
 // Declarations only; shared/ipc/types.ts re-exports every domain file.
 
+import type { Reach } from './reach';
+
 /** An MCP credential as Settings shows it: who it acts as and when it was used, never its secret. */
 export interface McpCredentialView {
   id: string;
@@ -17,6 +19,8 @@ export interface McpCredentialView {
   client?: string;
   /** The endpoint's port when it was issued: a client configured then uses this port. */
   issuedPort: number;
+  /** What its session may see and act on through the session tools (shared/ipc/reach.ts). */
+  reach: Reach;
 }
 
 export interface McpView {

@@ -16,7 +16,8 @@ export interface PermissionRequestView {
 }
 
 /** What a consent question is about: a program Sightline is about to run for the first time. */
-export const CONSENT_KINDS = ['acp-profile', 'continue', 'terminal', 'node'] as const;
+// `credential`: an outside agent's MCP credential that reaches more than its own sessions.
+export const CONSENT_KINDS = ['acp-profile', 'continue', 'terminal', 'node', 'credential'] as const;
 export type ConsentKind = (typeof CONSENT_KINDS)[number];
 
 /**

@@ -7,6 +7,7 @@ import { ACTOR_TYPES, EVENT_KINDS } from '../domain';
 import { CATALOG_PROVIDERS, GOAL_STATUSES, PROVIDER_IDS, REGISTRY_DISTRIBUTIONS, THEMES } from './types';
 import type { Channel } from './channels';
 import { LIMITS } from './limits';
+import { REACHES } from './reach';
 
 const clampLimit = (def: number, max: number) =>
   z
@@ -35,6 +36,7 @@ const boundedString = (name: string, max: number) =>
 const nonEmpty = (name: string, max: number) =>
   boundedString(name, max).refine((t) => t.trim().length > 0, { error: `${name} must not be empty` });
 
+const reachSchema = z.enum(REACHES, { error: 'reach must be one of tree, agent, all' });
 const profileId = boundedString('id', LIMITS.profileId).regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, {
   error: 'id must match [a-z0-9][a-z0-9_-]{0,63} (lower case)',
 });
@@ -245,6 +247,7 @@ export const SCHEMAS = {
       .optional(),
     allowAgents: z.boolean({ error: 'allowAgents must be a boolean' }).optional(),
     askTerminal: z.boolean({ error: 'askTerminal must be a boolean' }).optional(),
+    reach: reachSchema.optional(),
   }),
   'acp:profiles:remove': z.strictObject({ id: profileId }),
   'acp:permissions:list': empty,
@@ -293,6 +296,7 @@ export const SCHEMAS = {
       sessionKey: sessionKey.optional(),
       newSessionName: nonEmpty('newSessionName', LIMITS.sessionName).optional(),
       label: boundedString('label', LIMITS.mcpLabel).optional(),
+      reach: reachSchema.optional(),
     })
     .refine((a) => (a.sessionKey === undefined) !== (a.newSessionName === undefined), {
       error: 'a credential needs exactly one of sessionKey and newSessionName',

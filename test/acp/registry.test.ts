@@ -192,6 +192,7 @@ describe('installing a binary distribution', () => {
       // Only the person starts it, and its terminal commands are not asked one by one (issue 14).
       allowAgents: false,
       askTerminal: false,
+      reach: 'agent',
     });
     expect(gw.acp.registry.installs.get('fixture-agent')).toEqual({
       profileId: 'fixture-agent',

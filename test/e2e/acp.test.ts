@@ -156,6 +156,7 @@ describe('ACP profiles in Settings', () => {
         env: { SIGHTLINE_E2E: '1', GREETING: 'a=b' },
         allowAgents: true,
         askTerminal: false,
+        reach: 'agent',
       },
     ]);
     expect(await card.locator('[data-testid="acp-profile-card-flags"]').textContent()).toBe(
@@ -199,6 +200,7 @@ describe('ACP profiles in Settings', () => {
       env: { GHOST_TOKEN: 'ghost-0123456789abcd' },
       allowAgents: false,
       askTerminal: false,
+      reach: 'agent',
     });
     await ghost.locator('[data-testid="acp-profile-edit"]').click();
     await fillProfile({ name: 'Ghost' });

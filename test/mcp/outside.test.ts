@@ -23,7 +23,8 @@ async function setup() {
   t.gw.agents.save({ id: 'main', providerSettings: { stepMs: '1', steps: '1' } });
   t.gw.sessions.create({ key: TERMINAL, label: 'my terminal Claude Code' });
   t.gw.sessions.create({ key: OTHER });
-  const issued = await t.gw.mcp.issue(TERMINAL, { label: 'Claude Code' });
+  // 'agent': it reaches the other sessions of its agent (the default, 'tree', would not).
+  const issued = await t.gw.mcp.issue(TERMINAL, { label: 'Claude Code', reach: 'agent' });
   const c = await httpClient(issued.url, issued.secret, 'claude-code');
   clients.push(c);
   return { gw: t.gw, issued, c };

@@ -29,7 +29,8 @@ async function setup() {
 }
 
 async function connect(sessionKey: string, via: 'http' | 'stdio' = 'http') {
-  const issued = await t.gw.mcp.issue(sessionKey, { label: 'test' });
+  // 'agent': the other sessions of its agent are in reach (the default, 'tree', is tested apart).
+  const issued = await t.gw.mcp.issue(sessionKey, { label: 'test', reach: 'agent' });
   const c =
     via === 'http'
       ? await httpClient(issued.url, issued.secret)
@@ -164,6 +165,7 @@ describe('MCP server: one registry, two transports', () => {
         createdAt: 1_000_000,
         kind: 'external',
         issuedPort: Number(new URL(issued.url).port),
+        reach: 'tree',
       },
     ]);
     clock = 2_000_000;

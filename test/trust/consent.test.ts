@@ -41,7 +41,7 @@ describe('ACP profiles saved through the app', () => {
     expect(port.questions).toHaveLength(1);
     expect(port.questions[0]).toMatchObject({
       kind: 'acp-profile',
-      title: 'Run the ACP agent "Fixture agent"',
+      title: 'Run the ACP agent "Fixture agent" (its terminal commands run without asking you)',
       command: { program: process.execPath, args: [AGENT], env: { LEVEL: 'debug' } },
       allowAgents: false,
     });
@@ -66,9 +66,46 @@ describe('ACP profiles saved through the app', () => {
     });
     expect(port.questions).toHaveLength(4);
     expect(port.questions.at(-1)).toMatchObject({
-      title: 'Run the ACP agent "Fixture agent" (agents may start it too)',
+      title:
+        'Run the ACP agent "Fixture agent" (agents may start it too; its terminal commands run without asking you)',
       allowAgents: true,
     });
+  });
+
+  it('switching "ask before terminal commands" off, or widening its reach, is a question (issue 29.3)', async () => {
+    const { gw, port } = setup();
+    const api = createApiHandlers(gw, { app: APP });
+    const save = (extra: object) => api.dispatch('acp:profiles:save', { ...FIXTURE, ...extra });
+    port.answers.push(true);
+    expect(await save({ askTerminal: true })).toMatchObject({ ok: true, value: { askTerminal: true } });
+    expect(port.questions.at(-1)!.title).toBe('Run the ACP agent "Fixture agent"');
+    await save({ askTerminal: true, name: 'Fixture agent' });
+    expect(port.questions).toHaveLength(1); // nothing lowered: no question
+
+    // The same command line, the safeguard off: asked; declined, it stays on.
+    port.answers.push(false);
+    expect(await save({ askTerminal: false })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden', message: 'declined by the person' },
+    });
+    expect(port.questions.at(-1)!.title).toBe(
+      'Run the ACP agent "Fixture agent" (its terminal commands run without asking you)',
+    );
+    expect(gw.acp.profiles.get('fixture')).toMatchObject({ askTerminal: true, reach: 'agent' });
+
+    // Its agents' credentials reaching every session: asked, and named.
+    port.answers.push(true);
+    expect(await save({ askTerminal: true, reach: 'all' })).toMatchObject({
+      ok: true,
+      value: { reach: 'all' },
+    });
+    expect(port.questions).toHaveLength(3);
+    expect(port.questions.at(-1)!.title).toBe(
+      'Run the ACP agent "Fixture agent" (its tools reach every session)',
+    );
+    // Narrowing is never asked.
+    await save({ askTerminal: true, reach: 'tree' });
+    expect(port.questions).toHaveLength(3);
   });
 
   it('the in-process contract is trusted: its profiles start without a question', async () => {
@@ -130,7 +167,7 @@ describe('the page prompt (browser mode)', () => {
         {
           id: expect.stringMatching(/^consent-/),
           kind: 'acp-profile',
-          title: 'Run the ACP agent "Fixture agent"',
+          title: 'Run the ACP agent "Fixture agent" (its terminal commands run without asking you)',
           program: process.execPath,
           args: [AGENT],
           env: [{ name: 'TOKEN', value: '••••cdef' }],

@@ -165,6 +165,7 @@ describe('IPC contract types', () => {
       cwd?: string | undefined;
       allowAgents?: boolean | undefined;
       askTerminal?: boolean | undefined;
+      reach?: 'tree' | 'agent' | 'all' | undefined;
     }>();
     expectTypeOf<ArgsOf<'acp:profiles:remove'>>().toEqualTypeOf<{ id: string }>();
     expectTypeOf<ArgsOf<'acp:permissions:list'>>().toEqualTypeOf<Empty>();
@@ -241,6 +242,7 @@ describe('IPC contract types', () => {
       cwd?: string;
       allowAgents: boolean;
       askTerminal: boolean;
+      reach: 'tree' | 'agent' | 'all';
     }>();
     expectTypeOf<SessionView['tokens']>().toEqualTypeOf<{ input: number; output: number }>();
     expectTypeOf<AgentView>().not.toHaveProperty('apiKey');

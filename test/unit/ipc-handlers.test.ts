@@ -453,10 +453,11 @@ describe('API handlers: run status, tokens, ACP', () => {
           env: { A: '••••', TOKEN: '••••cdef' },
           allowAgents: false,
           askTerminal: false,
+          reach: 'agent',
         },
       ],
     });
-    const flags = { allowAgents: false, askTerminal: false };
+    const flags = { allowAgents: false, askTerminal: false, reach: 'agent' };
     expect(
       await api.dispatch('acp:profiles:save', { id: 'codex', name: 'Codex', command: 'codex-acp', cwd: '' }),
     ).toEqual({

@@ -25,6 +25,7 @@ describe('mcp:* contract types', () => {
       sessionKey?: string | undefined;
       newSessionName?: string | undefined;
       label?: string | undefined;
+      reach?: 'tree' | 'agent' | 'all' | undefined;
     }>();
     expectTypeOf<ArgsOf<'mcp:revoke'>>().toEqualTypeOf<{ id: string }>();
     expectTypeOf<ResultOf<'mcp:list'>>().toEqualTypeOf<McpView>();
@@ -96,6 +97,7 @@ describe('mcp:* handlers on a real gateway', () => {
           kind: 'external',
           createdAt: expect.any(Number),
           issuedPort: port,
+          reach: 'tree',
         },
         {
           id: created.id,
@@ -104,6 +106,7 @@ describe('mcp:* handlers on a real gateway', () => {
           kind: 'external',
           createdAt: expect.any(Number),
           issuedPort: port,
+          reach: 'tree',
         },
       ],
     });

@@ -166,7 +166,18 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       return { viewing: true };
     },
     'acp:profiles:list': async () => gw.acp.profiles.list().map(profileView),
-    'acp:profiles:save': async ({ id, name, command, args, env, keepEnv, cwd, allowAgents, askTerminal }) => {
+    'acp:profiles:save': async ({
+      id,
+      name,
+      command,
+      args,
+      env,
+      keepEnv,
+      cwd,
+      allowAgents,
+      askTerminal,
+      reach,
+    }) => {
       // The page only saw masked values: the ones it kept are taken from what is stored.
       const stored = gw.acp.profiles.get(id)?.env ?? {};
       const kept = Object.fromEntries((keepEnv ?? []).filter((k) => k in stored).map((k) => [k, stored[k]!]));
@@ -179,6 +190,7 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
         ...(cwd ? { cwd } : {}),
         ...(allowAgents !== undefined ? { allowAgents } : {}),
         ...(askTerminal !== undefined ? { askTerminal } : {}),
+        ...(reach !== undefined ? { reach } : {}),
       });
       return profileView(saved);
     },
@@ -254,8 +266,8 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
     },
     'mcp:list': async () => mcpView(gw),
     // The secret goes to the renderer here, once, to be shown to the person; never again.
-    'mcp:issue': async ({ sessionKey, newSessionName, label }) => {
-      const opts = label ? { label } : {};
+    'mcp:issue': async ({ sessionKey, newSessionName, label, reach }) => {
+      const opts = { ...(label ? { label } : {}), ...(reach ? { reach } : {}) };
       if (sessionKey === undefined) return gw.mcp.issueForNewSession(newSessionName!, opts);
       const key = session(sessionKey).key;
       return { ...(await gw.mcp.issue(key, opts)), sessionKey: key };

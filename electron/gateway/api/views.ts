@@ -13,6 +13,7 @@ import type {
   UpstreamAlert,
 } from '../../../shared/ipc/types';
 import { CATALOG_PROVIDERS } from '../../../shared/ipc/types';
+import { DEFAULT_ACP_REACH } from '../../../shared/ipc/reach';
 import { maskSecret, secretHint } from '../../../shared/secrets';
 import type { RunOverview } from '../runtime/control';
 import {
@@ -49,7 +50,7 @@ export function mcpView(gw: GatewayApi): McpView {
     ...(status ? { url: status.url, port: status.port } : {}),
     credentials: gw.mcp
       .list()
-      .map(({ id, sessionKey, label, kind, createdAt, lastUsedAt, client, issuedPort }) => {
+      .map(({ id, sessionKey, label, kind, createdAt, lastUsedAt, client, issuedPort, reach }) => {
         const sessionLabel = gw.sessions.get(sessionKey)?.label;
         return {
           id,
@@ -61,6 +62,7 @@ export function mcpView(gw: GatewayApi): McpView {
           ...(lastUsedAt !== undefined ? { lastUsedAt } : {}),
           ...(client !== undefined ? { client } : {}),
           issuedPort,
+          reach,
         };
       }),
   };
@@ -77,6 +79,7 @@ export function profileView(p: AcpProfile): AcpProfileView {
     ...(p.cwd ? { cwd: p.cwd } : {}),
     allowAgents: p.allowAgents ?? false,
     askTerminal: p.askTerminal ?? false,
+    reach: p.reach ?? DEFAULT_ACP_REACH,
   };
 }
 

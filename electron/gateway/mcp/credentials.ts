@@ -7,6 +7,7 @@
 // moment it is made, before `session/new` (agents connect to their MCP servers then), even for a
 // session a person's start has not committed yet, and no agent of an earlier run can hold one.
 import crypto from 'node:crypto';
+import type { Reach } from '../../../shared/ipc/reach';
 import type { Db } from '../db/open';
 
 export type CredentialKind = 'acp' | 'external';
@@ -21,6 +22,8 @@ export interface Credential {
   createdAt: number;
   lastUsedAt?: number;
   client?: string;
+  /** What its session may see and act on through the session tools (issue 29.2). */
+  reach: Reach;
 }
 
 interface Row {
@@ -32,6 +35,7 @@ interface Row {
   created_at: number;
   last_used_at: number | null;
   client: string | null;
+  reach: Reach;
 }
 
 const SECRET_PREFIX = 'slmcp_';
@@ -40,6 +44,7 @@ interface IssueInput {
   sessionKey: string;
   label?: string;
   port: number;
+  reach: Reach;
 }
 
 export function hashSecret(secret: string): string {
@@ -56,6 +61,7 @@ function toCredential(r: Row): Credential {
     createdAt: r.created_at,
     ...(r.last_used_at !== null ? { lastUsedAt: r.last_used_at } : {}),
     ...(r.client !== null ? { client: r.client } : {}),
+    reach: r.reach,
   };
 }
 
@@ -64,8 +70,8 @@ export type CredentialStore = ReturnType<typeof createCredentialStore>;
 export function createCredentialStore(db: Db, now: () => number) {
   const s = {
     insert: db.prepare(
-      `INSERT INTO mcp_credentials (id, session_key, kind, label, secret_hash, port, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO mcp_credentials (id, session_key, kind, label, secret_hash, port, created_at, reach)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     byHash: db.prepare<[string], Row>(`SELECT * FROM mcp_credentials WHERE secret_hash = ?`),
     all: db.prepare<[], Row>(`SELECT * FROM mcp_credentials ORDER BY created_at, id`),
@@ -98,7 +104,16 @@ export function createCredentialStore(db: Db, now: () => number) {
     /** A new credential for an outside agent; the secret is returned here and nowhere else. */
     issue(input: IssueInput) {
       const { id, secret, hash } = newSecret();
-      s.insert.run(id, input.sessionKey, 'external', input.label ?? null, hash, input.port, now());
+      s.insert.run(
+        id,
+        input.sessionKey,
+        'external',
+        input.label ?? null,
+        hash,
+        input.port,
+        now(),
+        input.reach,
+      );
       return { id, secret };
     },
     /** An ACP child's credential, valid at once, held in memory until `revokeAcp`. */
@@ -111,6 +126,7 @@ export function createCredentialStore(db: Db, now: () => number) {
         ...(input.label !== undefined ? { label: input.label } : {}),
         port: input.port,
         createdAt: now(),
+        reach: input.reach,
       });
       return { id, secret };
     },

@@ -9,12 +9,21 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { McpServer as AcpMcpServer } from '@agentclientprotocol/sdk';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  DEFAULT_ACP_REACH,
+  DEFAULT_ISSUED_REACH,
+  isReach,
+  REACH_RULES,
+  REACH_WIDTH,
+  type Reach,
+} from '../../../shared/ipc/reach';
 import { externalKeyFor, parseSessionKey } from '../../../shared/session-keys';
 import { GatewayError, invalidArgument, notFound } from '../errors';
 import { systemNote } from '../runtime/system-note';
 import type { SessionStore } from '../sessions/store';
 import { oneLine } from '../state/record-input';
 import type { ToolRegistry } from '../tools/registry';
+import type { Consent } from '../trust/consent';
 import type { Logger, NoticeQueue, Sessions, ToolCallRecord } from '../types';
 import type { Credential, CredentialStore } from './credentials';
 import { listenMcp, MCP_HOST, MCP_PATH, type McpHttp } from './http';
@@ -40,6 +49,8 @@ export interface McpDeps {
    * (ownership.owns), when several share the database; another one answers as to a bad credential.
    */
   owns(sessionKey: string): boolean;
+  /** The person's say on a credential wider than `tree` (issue 29.3); absent: trusted code. */
+  confirm?: Consent['confirm'];
 }
 
 /** A credential as `mcp.list` shows it (the contract's fields, plus kind and the port it was issued for). */
@@ -52,6 +63,7 @@ export interface McpCredentialInfo {
   client?: string;
   kind: Credential['kind'];
   issuedPort: number;
+  reach: Reach;
 }
 
 export interface McpIssued {
@@ -118,7 +130,7 @@ export function createMcp(deps: McpDeps) {
         ? deps.notices.drain(caller.sessionKey).map((e) => e.text)
         : [];
     const result = await deps.registry.call(
-      { caller: caller.sessionKey, callerAgentId: caller.agentId, signal },
+      { caller: caller.sessionKey, callerAgentId: caller.agentId, signal, reach: caller.credential.reach },
       name,
       args ?? {},
     );
@@ -186,6 +198,7 @@ export function createMcp(deps: McpDeps) {
     ...(c.client !== undefined ? { client: c.client } : {}),
     kind: c.kind,
     issuedPort: c.port,
+    reach: c.reach,
   });
 
   // Start-up: no ACP agent of an earlier run is alive, so neither are their secrets. Credentials
@@ -194,20 +207,40 @@ export function createMcp(deps: McpDeps) {
   if (credentials.hasExternal())
     endpoint().catch((err: unknown) => logger.warn('mcp: endpoint did not start', { error: String(err) }));
 
-  const issue = async (sessionKey: string, opts: { label?: string } = {}): Promise<McpIssued> => {
+  /** A credential wider than `tree` reaches sessions its agent did not start: the person says so. */
+  const confirmReach = async (reach: Reach, sessionKey: string, label: string | undefined, url: string) => {
+    if (REACH_WIDTH[reach] === 0 || !deps.confirm) return;
+    const command = shimCommand(url);
+    await deps.confirm({
+      kind: 'credential',
+      title: `Give the outside agent "${label ?? sessionKey}" a credential that reaches ${REACH_RULES[reach]} (reach "${reach}")`,
+      command: command ? { program: command[0]!, args: command.slice(1) } : { program: url, args: [] },
+      sessionKey,
+    });
+  };
+
+  const issue = async (
+    sessionKey: string,
+    opts: { label?: string; reach?: Reach } = {},
+  ): Promise<McpIssued> => {
     if (typeof sessionKey !== 'string' || sessionKey.length === 0)
       throw invalidArgument('sessionKey is required');
     if (parseSessionKey(sessionKey).kind === 'bare')
       throw invalidArgument(`MCP credentials are for agent-qualified sessions: ${sessionKey}`);
     if (opts.label !== undefined && typeof opts.label !== 'string')
       throw invalidArgument('label must be a string');
+    if (opts.reach !== undefined && !isReach(opts.reach))
+      throw invalidArgument('reach must be one of tree, agent, all');
+    const reach = opts.reach ?? DEFAULT_ISSUED_REACH;
     const label = opts.label === undefined ? undefined : oneLine(opts.label, LABEL_MAX) || undefined;
     const http = await endpoint();
-    // Looked up after the wait: a session deleted meanwhile gets no credential.
+    const url = urlOf(http.port);
+    if (!deps.store.get(sessionKey)) throw notFound(`Unknown sessionKey: ${sessionKey}`);
+    await confirmReach(reach, sessionKey, label, url);
+    // Looked up after the waits: a session deleted meanwhile gets no credential.
     const session = deps.store.get(sessionKey);
     if (!session) throw notFound(`Unknown sessionKey: ${sessionKey}`);
-    const { id, secret } = credentials.issue({ sessionKey: session.key, label, port: http.port });
-    const url = urlOf(http.port);
+    const { id, secret } = credentials.issue({ sessionKey: session.key, label, port: http.port, reach });
     const command = shimCommand(url);
     return { id, secret, url, ...(command ? { command } : {}) };
   };
@@ -221,7 +254,7 @@ export function createMcp(deps: McpDeps) {
      */
     async issueForNewSession(
       name: string,
-      opts: { label?: string } = {},
+      opts: { label?: string; reach?: Reach } = {},
     ): Promise<McpIssued & { sessionKey: string }> {
       const label = typeof name === 'string' ? oneLine(name, LABEL_MAX) : '';
       if (!label) throw invalidArgument('a name for the new session is required');
@@ -253,13 +286,18 @@ export function createMcp(deps: McpDeps) {
       return { url: urlOf(http.port), port: http.port };
     },
     /**
-     * The MCP servers for an ACP child's `session/new`: a fresh credential of its own session
+     * The MCP servers for an ACP child's `session/new`: a fresh credential of its own session,
+     * reaching what its profile says
      * (the previous agent's is revoked), valid at once, over HTTP when the agent takes it, else the
      * stdio shim. Empty when neither can be offered; the agent then runs without Sightline's tools.
      * The one path for person-started and spawned agents alike: the credential is released with
      * the agent (`releaseAcp`), also when its start fails.
      */
-    async acpServers(sessionKey: string, caps: { http: boolean }): Promise<AcpMcpServer[]> {
+    async acpServers(
+      sessionKey: string,
+      caps: { http: boolean },
+      reach: Reach = DEFAULT_ACP_REACH,
+    ): Promise<AcpMcpServer[]> {
       credentials.revokeAcp(sessionKey);
       let http: McpHttp;
       try {
@@ -272,7 +310,7 @@ export function createMcp(deps: McpDeps) {
         logger.warn('mcp: the agent takes stdio MCP only and no Node runs the shim', { sessionKey });
         return [];
       }
-      const { secret } = credentials.issueAcp({ sessionKey, label: 'acp', port: http.port });
+      const { secret } = credentials.issueAcp({ sessionKey, label: 'acp', port: http.port, reach });
       const url = urlOf(http.port);
       logger.info('mcp: server offered to an ACP agent', {
         sessionKey,

@@ -1,15 +1,19 @@
 // The runtime's agent tools: sessions_history, sessions_send, sessions_spawn, goal_set, goal_clear.
 import { LIMITS } from '../../../shared/ipc/limits';
+import { maskCredentials, maskCredentialsDeep } from '../../../shared/mask-credentials';
 import { normalizeSessionKey } from '../../../shared/session-keys';
 import type { SessionStore } from '../sessions/store';
 import type { TranscriptStore } from '../sessions/transcripts';
+import type { TranscriptMessage } from '../types';
 import type { StateCore } from '../state/session-state';
+import { checkReach } from '../tools/reach';
 import {
   optionalBoolean,
   optionalInteger,
   optionalString,
   requireString,
   ToolError,
+  type ToolContext,
   type ToolDefinition,
 } from '../tools/registry';
 import type { AgentStore } from './agents';
@@ -30,17 +34,44 @@ export interface AgentToolDeps {
   spawner: Spawner;
 }
 
-function knownSession(deps: AgentToolDeps, raw: string) {
+/** The session `raw` names, when it exists and is in the caller's reach. */
+function knownSession(deps: AgentToolDeps, ctx: ToolContext, raw: string) {
   const key = normalizeSessionKey(raw);
+  checkReach(deps.store, ctx, key, raw);
   const session = deps.store.get(key);
   if (!session) throw new ToolError(`Unknown sessionKey: ${raw}`);
   return session;
 }
 
+/**
+ * A transcript line as another session reads it: credential-like text masked for every caller
+ * (shared/mask-credentials.ts), counted into `tally`.
+ */
+function readable(m: TranscriptMessage, tally: { masked: number }) {
+  const clipped = m.text.length > HISTORY_TEXT_MAX ? `${m.text.slice(0, HISTORY_TEXT_MAX)}…` : m.text;
+  const text = maskCredentials(clipped);
+  tally.masked += text.masked;
+  const calls = m.toolCalls?.length
+    ? maskCredentialsDeep(m.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments })))
+    : undefined;
+  tally.masked += calls?.masked ?? 0;
+  return {
+    id: m.id,
+    role: m.role,
+    actorType: m.actorType,
+    ...(m.actorId ? { actorId: m.actorId } : {}),
+    ...(m.toolName ? { toolName: m.toolName } : {}),
+    ...(calls ? { toolCalls: calls.value } : {}),
+    text: text.text,
+    createdAt: m.createdAt,
+  };
+}
+
 export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
   const history: ToolDefinition = {
     name: 'sessions_history',
-    description: 'Read a session transcript, newest page first (page with beforeId).',
+    description:
+      'Read a session transcript, newest page first (page with beforeId). Credential-like text (API keys, tokens, private keys, passwords in URLs) is masked; `masked` says how many were.',
     parameters: {
       type: 'object',
       properties: {
@@ -50,27 +81,19 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
       },
       required: ['sessionKey'],
     },
-    run(_ctx, args) {
-      const session = knownSession(deps, requireString(args, 'sessionKey'));
+    run(ctx, args) {
+      const session = knownSession(deps, ctx, requireString(args, 'sessionKey'));
       const beforeId = optionalInteger(args, 'beforeId', 1, Number.MAX_SAFE_INTEGER);
       const limit = optionalInteger(args, 'limit', 1, 100) ?? 20;
       const page = deps.transcripts.page(session.key, { ...(beforeId ? { beforeId } : {}), limit });
+      const tally = { masked: 0 };
+      const messages = page.messages.map((m) => readable(m, tally));
       return {
         sessionKey: session.key,
-        messages: page.messages.map((m) => ({
-          id: m.id,
-          role: m.role,
-          actorType: m.actorType,
-          ...(m.actorId ? { actorId: m.actorId } : {}),
-          ...(m.toolName ? { toolName: m.toolName } : {}),
-          ...(m.toolCalls?.length
-            ? { toolCalls: m.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments })) }
-            : {}),
-          text: m.text.length > HISTORY_TEXT_MAX ? `${m.text.slice(0, HISTORY_TEXT_MAX)}…` : m.text,
-          createdAt: m.createdAt,
-        })),
+        messages,
         hasMore: page.hasMore,
         ...(page.hasMore && page.messages[0] ? { nextBeforeId: page.messages[0].id } : {}),
+        ...(tally.masked > 0 ? { masked: tally.masked } : {}),
       };
     },
   };
@@ -85,7 +108,7 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
       required: ['sessionKey', 'message'],
     },
     async run(ctx, args) {
-      const session = knownSession(deps, requireString(args, 'sessionKey'));
+      const session = knownSession(deps, ctx, requireString(args, 'sessionKey'));
       const message = requireString(args, 'message', MESSAGE_MAX_CHARS);
       const watch = optionalBoolean(args, 'watch');
       // Into an adopted session this waits for the person (a permission request) and fails with

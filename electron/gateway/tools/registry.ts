@@ -1,5 +1,6 @@
 // Agent tools: one registry, called by models and by `gateway.tools.call` alike. A tool returns its
 // `details`; a ToolError carries the exact message a model (and the contract) sees.
+import type { Reach } from '../../../shared/ipc/reach';
 import { GatewayError } from '../errors';
 import type { ToolResult } from '../types';
 
@@ -17,6 +18,8 @@ export interface ToolContext {
   /** The caller's agent id (scopes bare keys). */
   callerAgentId: string;
   signal?: AbortSignal;
+  /** What the caller may see and act on (an MCP credential's reach); absent: everything. */
+  reach?: Reach;
 }
 
 export interface ToolDefinition {

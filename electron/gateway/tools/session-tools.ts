@@ -2,6 +2,7 @@
 import { parseSessionKey } from '../../../shared/session-keys';
 import type { SessionStore } from '../sessions/store';
 import type { StateCore } from '../state/session-state';
+import { checkReach, inReach } from './reach';
 import { optionalInteger, optionalString, requireString, ToolError, type ToolDefinition } from './registry';
 
 /** Only these payload fields reach a model: small, non-content facts. */
@@ -53,6 +54,7 @@ export function sessionStatusTool(deps: SessionToolDeps): ToolDefinition {
       const parsed = parseSessionKey(raw);
       const agentId =
         parsed.agentId ?? (optionalString(args, 'agentId', 64)?.toLowerCase() || ctx.callerAgentId);
+      checkReach(deps.sessions, ctx, parsed.key, raw, agentId);
       const session = deps.sessions.get(parsed.key, agentId);
       const stateVersion = deps.state.version(parsed.key, agentId);
       if (!session && stateVersion === 0) throw new ToolError(`Unknown sessionKey: ${raw}`);
@@ -91,12 +93,13 @@ export function sessionStatusTool(deps: SessionToolDeps): ToolDefinition {
 export function sessionsListTool(deps: SessionToolDeps): ToolDefinition {
   return {
     name: 'sessions_list',
-    description: 'List the sessions of the fleet with their state versions.',
+    description: 'List the sessions of the fleet you may reach, with their state versions.',
     parameters: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 1000 } } },
-    run(_ctx, args) {
+    run(ctx, args) {
       const limit = optionalInteger(args, 'limit', 1, 1000) ?? 1000;
       const sessions = deps.sessions
         .list()
+        .filter((s) => inReach(deps.sessions, ctx, s.key, s.agentId))
         .slice(0, limit)
         .map((s) => {
           const stateVersion = deps.state.version(s.key, s.agentId);

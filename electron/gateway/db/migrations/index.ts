@@ -16,6 +16,7 @@ import { migration013 } from './013-transcript-sources';
 import { migration014 } from './014-nodes';
 import { migration015 } from './015-ownership';
 import { migration016 } from './016-supervision';
+import { migration017 } from './017-reach';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration014,
   migration015,
   migration016,
+  migration017,
 ];

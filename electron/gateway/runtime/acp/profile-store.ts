@@ -3,6 +3,7 @@
 // the person. `rev` changes whenever the command line (command, args, env, cwd) changes, so the
 // person's consent, remembered per revision, is asked again for a changed command line.
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_ACP_REACH, isReach, type Reach } from '../../../../shared/ipc/reach';
 import type { Db } from '../../db/open';
 import { invalidArgument } from '../../errors';
 import type { Secrets } from '../../trust/secrets';
@@ -18,12 +19,14 @@ interface ProfileDbRow {
   allow_agents: number;
   ask_terminal: number;
   command_rev: string;
+  reach: Reach;
 }
 
 /** A profile as stored: both flags decided, and the revision of its command line. */
 export interface StoredAcpProfile extends AcpProfile {
   allowAgents: boolean;
   askTerminal: boolean;
+  reach: Reach;
   rev: string;
 }
 
@@ -54,6 +57,8 @@ function check(p: AcpProfile): void {
   for (const flag of ['allowAgents', 'askTerminal'] as const)
     if (p[flag] !== undefined && typeof p[flag] !== 'boolean')
       throw invalidArgument(`${flag} must be a boolean`);
+  if (p.reach !== undefined && !isReach(p.reach))
+    throw invalidArgument('reach must be one of tree, agent, all');
 }
 
 export type AcpProfileStore = ReturnType<typeof createAcpProfileStore>;
@@ -63,11 +68,12 @@ export function createAcpProfileStore(db: Db, now: () => number, secrets: Secret
     list: db.prepare<[], ProfileDbRow>(`SELECT * FROM acp_profiles ORDER BY name`),
     get: db.prepare<[string], ProfileDbRow>(`SELECT * FROM acp_profiles WHERE id = ?`),
     upsert: db.prepare(
-      `INSERT INTO acp_profiles (id, name, command, args, env, cwd, allow_agents, ask_terminal, command_rev, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO acp_profiles (id, name, command, args, env, cwd, allow_agents, ask_terminal, command_rev, updated_at, reach)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET name = excluded.name, command = excluded.command, args = excluded.args,
          env = excluded.env, cwd = excluded.cwd, allow_agents = excluded.allow_agents,
-         ask_terminal = excluded.ask_terminal, command_rev = excluded.command_rev, updated_at = excluded.updated_at`,
+         ask_terminal = excluded.ask_terminal, command_rev = excluded.command_rev, updated_at = excluded.updated_at,
+         reach = excluded.reach`,
     ),
     setEnv: db.prepare(`UPDATE acp_profiles SET env = ? WHERE id = ?`),
     remove: db.prepare(`DELETE FROM acp_profiles WHERE id = ?`),
@@ -94,6 +100,7 @@ export function createAcpProfileStore(db: Db, now: () => number, secrets: Secret
     ...(r.cwd ? { cwd: r.cwd } : {}),
     allowAgents: r.allow_agents === 1,
     askTerminal: r.ask_terminal === 1,
+    reach: r.reach,
     rev: r.command_rev,
   });
   const get = (id: string): StoredAcpProfile | undefined => {
@@ -127,6 +134,7 @@ export function createAcpProfileStore(db: Db, now: () => number, secrets: Secret
         (p.askTerminal ?? false) ? 1 : 0,
         rev,
         now(),
+        p.reach ?? DEFAULT_ACP_REACH,
       );
       return get(p.id)!;
     },

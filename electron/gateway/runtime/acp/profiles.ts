@@ -3,6 +3,7 @@
 // app (`propose`: Settings, the registry) is stored only once the person allowed its exact command
 // line, and again whenever that changes or agents are newly allowed to start it. Before an agent
 // process starts, its revision must have been allowed (older profiles are asked for then).
+import { DEFAULT_ACP_REACH, REACH_RULES, REACH_WIDTH, type Reach } from '../../../../shared/ipc/reach';
 import type { Consent, CommandLine } from '../../trust/consent';
 import type { AcpProfile } from '../../types';
 import { AcpCommandNotFoundError, resolveCommand } from './command';
@@ -12,8 +13,27 @@ export type AcpProfiles = ReturnType<typeof createAcpProfiles>;
 
 const consentKey = (p: StoredAcpProfile) => `acp-profile:${p.id}:${p.rev}`;
 
+/** The question names every safeguard the profile goes without (issue 29.3). */
 function title(p: AcpProfile): string {
-  return `Run the ACP agent "${p.name}"${p.allowAgents ? ' (agents may start it too)' : ''}`;
+  const reach: Reach = p.reach ?? DEFAULT_ACP_REACH;
+  const notes = [
+    ...(p.allowAgents ? ['agents may start it too'] : []),
+    ...(!p.askTerminal ? ['its terminal commands run without asking you'] : []),
+    ...(REACH_WIDTH[reach] > REACH_WIDTH[DEFAULT_ACP_REACH] ? [`its tools reach ${REACH_RULES[reach]}`] : []),
+  ];
+  return `Run the ACP agent "${p.name}"${notes.length ? ` (${notes.join('; ')})` : ''}`;
+}
+
+/**
+ * Whether `p` lowers a safeguard `before` kept: agents newly allowed to start it, "ask before
+ * terminal commands" switched off, or its credentials' reach widened. Each is the person's say.
+ */
+function lowersSafeguard(before: StoredAcpProfile, p: AcpProfile): boolean {
+  return (
+    (p.allowAgents === true && !before.allowAgents) ||
+    (!p.askTerminal && before.askTerminal) ||
+    REACH_WIDTH[p.reach ?? DEFAULT_ACP_REACH] > REACH_WIDTH[before.reach]
+  );
 }
 
 /** The program as it will run: resolved on PATH when it can be, else as written. */
@@ -62,7 +82,7 @@ export function createAcpProfiles(deps: { store: AcpProfileStore; consent: Conse
         before !== undefined &&
         sameCommandLine(before, { ...p, env: p.env ?? {} }) &&
         consent.remembered(consentKey(before)) &&
-        (!p.allowAgents || before.allowAgents);
+        !lowersSafeguard(before, p);
       if (!unchanged) {
         await consent.confirm({
           kind: 'acp-profile',

@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { McpServer, TerminalExitStatus } from '@agentclientprotocol/sdk';
+import type { Reach } from '../../../../shared/ipc/reach';
 import { parseSessionKey } from '../../../../shared/session-keys';
 import { GatewayError, invalidArgument, notFound } from '../../errors';
 import type { TranscriptStore, NewMessage } from '../../sessions/transcripts';
@@ -18,6 +19,7 @@ import { describeCommand, type CommandLine, type Consent } from '../../trust/con
 import type { GatewayEvent, Logger, RunInfo, ToolCallRecord } from '../../types';
 import type { SpawnInfo } from '../child-outcome';
 import { systemNote } from '../system-note';
+import type { AskToSend } from '../ask-to-send';
 import type { Permissions } from '../permissions';
 import type { RunLifecycle } from '../run-lifecycle';
 import type { ChildRunner } from '../runner';
@@ -45,7 +47,7 @@ function terminalText(root: string, c: CommandLine, end?: TerminalExitStatus | '
 /** Sightline's MCP server for a child's agent: issued when the agent starts, released when it ends. */
 export interface AcpMcpHooks {
   /** A credential of the session's own, valid at once (its session may not be committed yet). */
-  servers(sessionKey: string, caps: { http: boolean }): Promise<McpServer[]>;
+  servers(sessionKey: string, caps: { http: boolean }, reach: Reach): Promise<McpServer[]>;
   release(sessionKey: string): void;
 }
 
@@ -82,6 +84,10 @@ export interface AcpSessionsDeps {
   live: Pick<LiveOutputs, 'delta'>;
   /** Sightline's MCP server for the agents. */
   mcp?: AcpMcpHooks;
+  /** The person's yes for an agent's message into a session it did not spawn (issue 29.3). */
+  askToSend: AskToSend;
+  /** The session that spawned `key`, if any. */
+  parentOf: (key: string) => string | undefined;
 }
 
 export type AcpSessions = ReturnType<typeof createAcpSessions>;
@@ -171,7 +177,7 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
     l.child = await AcpChild.start({
       profile: l.profile,
       cwd: l.cwd,
-      ...(mcp ? { mcpServers: (caps: { http: boolean }) => mcp.servers(key, caps) } : {}),
+      ...(mcp ? { mcpServers: (caps: { http: boolean }) => mcp.servers(key, caps, l.profile.reach) } : {}),
       logger: { warn: (m, f) => deps.logger.warn(`acp: ${m}`, { sessionKey: key, ...(f as object) }) },
       onUpdate: (u) => onUpdate(key, l, u),
       beforeSpawn: (command) => deps.profiles.confirmStart(l.profile, command, key),
@@ -347,13 +353,23 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       };
     },
 
-    /** A message into an ACP child: sent as a prompt (queued while one runs). */
-    async deliver(key, text, from) {
-      const l = live.get(key);
+    /**
+     * A message into an ACP child: sent as a prompt (queued while one runs). An agent's message
+     * into a child it did not spawn makes a real coding agent act: it waits for the person's yes,
+     * whatever the sender's reach (as sends into adopted sessions do).
+     */
+    async deliver(key, text, from, signal) {
+      let l = live.get(key);
       if (!l) throw notRunning(key);
+      if (from.type === 'agent' && deps.parentOf(key) !== from.id) {
+        await deps.askToSend(key, text, from.id, `prompts the ${l.profile.name} agent`, signal);
+        l = live.get(key);
+        if (!l) throw notRunning(key);
+      }
+      const current = l;
       return {
         channel: 'acp',
-        write: () => append(key, l, { role: 'user', actorType: from.type, actorId: from.id, text }),
+        write: () => append(key, current, { role: 'user', actorType: from.type, actorId: from.id, text }),
         start: () => runPrompt(key, text),
       };
     },

@@ -5,12 +5,13 @@
 // only ever sees them masked, and a masked line left as it was keeps the stored value.
 // Over 300 lines on purpose: the list and its form share the editing state (masked values kept).
 import { useEffect, useState } from 'react';
-import type { AcpProfileView, ArgsOf } from '../../../../shared/ipc';
+import type { AcpProfileView, ArgsOf, Reach } from '../../../../shared/ipc';
 import { SECRET_MASK } from '../../../../shared/secrets';
 import { useProfiles } from '../../stores/profiles';
 import { errorMessage } from '../../lib/api';
 import { ConfirmAction } from '../../components/ConfirmAction';
 import { InstallNote } from './InstallNote';
+import { ReachChoice, reachLine } from './ReachChoice';
 
 /** `Fixture agent` → `fixture-agent`: a default id for a new profile. */
 export function slug(name: string): string {
@@ -74,6 +75,7 @@ function ProfileForm({ profile, onDone }: { profile?: AcpProfileView; onDone(): 
   const [cwd, setCwd] = useState(profile?.cwd ?? '');
   const [allowAgents, setAllowAgents] = useState(profile?.allowAgents ?? false);
   const [askTerminal, setAskTerminal] = useState(profile?.askTerminal ?? false);
+  const [reach, setReach] = useState<Reach>(profile?.reach ?? 'agent');
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const f = (field: string) => `acp-${profile?.id ?? 'new'}-${field}`;
@@ -93,6 +95,7 @@ function ProfileForm({ profile, onDone }: { profile?: AcpProfileView; onDone(): 
       cwd: cwd.trim(),
       allowAgents,
       askTerminal,
+      reach,
     };
     setSaving(true);
     setError(null);
@@ -195,9 +198,10 @@ function ProfileForm({ profile, onDone }: { profile?: AcpProfileView; onDone(): 
             checked={askTerminal}
             onChange={(e) => setAskTerminal(e.target.checked)}
           />
-          Ask me before every terminal command it runs
+          Ask me before every terminal command it runs (switching this off is asked again)
         </label>
       </div>
+      <ReachChoice id="acp-profile-reach" value={reach} onChange={setReach} />
       {error && (
         <p className="form-error" role="alert" data-testid="acp-profile-error">
           {error}
@@ -233,9 +237,13 @@ function ProfileCard({ profile, onEdit }: { profile: AcpProfileView; onEdit(): v
         {profile.cwd ? <span className="mono">{profile.cwd}</span> : 'own directory per child'}
       </div>
       <InstallNote profileId={profile.id} />
+      <div className="muted small" data-testid="acp-profile-card-reach">
+        its tools {reachLine(profile.reach)}
+      </div>
       <div className="muted small" data-testid="acp-profile-card-flags">
         {profile.allowAgents ? 'agents may start it' : 'only you can start it'}
-        {profile.askTerminal ? ' · asks before every terminal command' : ''}
+        {profile.askTerminal ? ' · asks before every terminal command' : ''} · its tools{' '}
+        {reachLine(profile.reach)}
       </div>
       {error && (
         <p className="form-error" role="alert">

@@ -2,13 +2,14 @@
 // one session, see every credential (ACP children's own included), when and by which client each
 // was last used, and revoke. A new secret is shown once, with the command for each tool.
 import { useEffect, useState } from 'react';
-import type { McpCredentialView, McpIssuedView } from '../../../../shared/ipc';
+import type { McpCredentialView, McpIssuedView, Reach } from '../../../../shared/ipc';
 import { claudeCommand, codexCommands, shimCommand } from '../../../../shared/mcp-commands';
 import { ConfirmAction } from '../../components/ConfirmAction';
 import { errorMessage } from '../../lib/api';
 import { dateTime, sessionTitle, shortKey } from '../../lib/format';
 import { useFleet } from '../../stores/fleet';
 import { useMcp } from '../../stores/mcp';
+import { ReachChoice, reachLine } from './ReachChoice';
 
 const NEW = '\u0000new';
 
@@ -68,6 +69,9 @@ function CredentialRow({ c, port }: { c: McpCredentialView; port: number | undef
         {c.kind === 'acp' ? 'ACP child (automatic)' : c.label || 'outside agent'} · created{' '}
         {dateTime(c.createdAt)}
       </div>
+      <div className="small" data-testid="mcp-reach-line">
+        {reachLine(c.reach)}
+      </div>
       <div className="small muted" data-testid="mcp-last-used">
         {c.lastUsedAt
           ? `last used ${dateTime(c.lastUsedAt)} by ${c.client ?? 'an unnamed client'}`
@@ -102,6 +106,7 @@ export function McpCredentials() {
   const [target, setTarget] = useState(NEW);
   const [name, setName] = useState('');
   const [label, setLabel] = useState('');
+  const [reach, setReach] = useState<Reach>('tree');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
@@ -123,9 +128,11 @@ export function McpCredentials() {
       await issue({
         ...(target === NEW ? { newSessionName: name } : { sessionKey: target }),
         ...(label.trim() ? { label } : {}),
+        reach,
       });
       setName('');
       setLabel('');
+      setReach('tree');
     } catch (err) {
       setError(errorMessage(err));
     } finally {
@@ -195,6 +202,7 @@ export function McpCredentials() {
           placeholder="e.g. laptop terminal"
           onChange={(e) => setLabel(e.target.value)}
         />
+        <ReachChoice id="mcp-reach" value={reach} onChange={setReach} />
         {error && (
           <p className="form-error" role="alert" data-testid="mcp-error">
             {error}

@@ -53,10 +53,10 @@ export function consentDialogOptions(q: ConsentQuestion): MessageBoxOptionsLike 
   ];
   return {
     type: 'warning',
-    title: 'Sightline: allow a program to run?',
+    title: q.kind === 'credential' ? 'Sightline: allow wider access?' : 'Sightline: allow a program to run?',
     message: `${visible(q.title)}?`,
     detail: lines.join('\n'),
-    buttons: ["Don't run", q.kind === 'acp-profile' ? 'Allow' : 'Run'],
+    buttons: ["Don't run", q.kind === 'acp-profile' || q.kind === 'credential' ? 'Allow' : 'Run'],
     defaultId: 0,
     cancelId: 0,
     noLink: true,

@@ -112,7 +112,7 @@ describe('the native consent dialog', () => {
       await new Promise((r) => setImmediate(r));
       expect(fake.shown[0]).toMatchObject({
         window: undefined,
-        options: { message: 'Run the ACP agent "X"?' },
+        options: { message: 'Run the ACP agent "X" (its terminal commands run without asking you)?' },
       });
       expect(t.gw.consent.pending()).toEqual([]);
       fake.answerNext();

@@ -106,7 +106,7 @@ export function ConsentPrompt() {
             data-testid="consent-allow"
             onClick={() => void answer(true)}
           >
-            {request.kind === 'acp-profile' ? 'Allow' : 'Run'}
+            {request.kind === 'acp-profile' || request.kind === 'credential' ? 'Allow' : 'Run'}
           </button>
         </div>
       </section>

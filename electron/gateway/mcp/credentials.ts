@@ -7,7 +7,7 @@
 // moment it is made, before `session/new` (agents connect to their MCP servers then), even for a
 // session a person's start has not committed yet, and no agent of an earlier run can hold one.
 import crypto from 'node:crypto';
-import type { Reach } from '../../../shared/ipc/reach';
+import { isReach, type Reach } from '../../../shared/ipc/reach';
 import type { Db } from '../db/open';
 
 export type CredentialKind = 'acp' | 'external';
@@ -61,7 +61,8 @@ function toCredential(r: Row): Credential {
     createdAt: r.created_at,
     ...(r.last_used_at !== null ? { lastUsedAt: r.last_used_at } : {}),
     ...(r.client !== null ? { client: r.client } : {}),
-    reach: r.reach,
+    // A value written by hand into the database counts as the narrowest reach.
+    reach: isReach(r.reach) ? r.reach : 'tree',
   };
 }
 

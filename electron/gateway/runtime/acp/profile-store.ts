@@ -100,7 +100,7 @@ export function createAcpProfileStore(db: Db, now: () => number, secrets: Secret
     ...(r.cwd ? { cwd: r.cwd } : {}),
     allowAgents: r.allow_agents === 1,
     askTerminal: r.ask_terminal === 1,
-    reach: r.reach,
+    reach: isReach(r.reach) ? r.reach : 'tree', // a hand-written value: the narrowest
     rev: r.command_rev,
   });
   const get = (id: string): StoredAcpProfile | undefined => {

@@ -182,6 +182,7 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     dataDir: options.dataDir,
     now,
     logger,
+    emit,
     profiles: profileStore,
     ...(options.acpRegistryUrl ? { url: options.acpRegistryUrl } : {}),
     ...(options.acpRegistryAllowLoopbackHttp ? { allowLoopbackHttp: true } : {}),

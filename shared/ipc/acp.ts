@@ -1,5 +1,6 @@
 // ACP agents: profiles and the registry installer.
 // Declarations only; shared/ipc/types.ts re-exports every domain file.
+import type { AgentNeeds } from './agents';
 
 import type { Reach } from './reach';
 
@@ -88,6 +89,8 @@ export interface RegistryInstallPlan {
   download?: { url: string; platform: string; folder: string; maxBytes: number };
   /** Why it cannot be installed here (e.g. npx missing); installing then fails with this. */
   problem?: string;
+  /** What the agent needs in its environment (an API key, a base URL, IS_SANDBOX as root). */
+  needs: AgentNeeds;
 }
 
 /** A profile installed from the registry: where it came from and what was installed. */

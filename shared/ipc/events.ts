@@ -4,6 +4,7 @@ import type { NoticeEntry, StateEvent } from '../domain';
 import type { ConsentRequestView, PermissionRequestView } from './questions';
 import type { LiveStream, RunInfo, SessionStatusView, TranscriptMessage } from './sessions';
 import type { NoticeDelivery } from './watchers';
+import type { AcpStartProgress } from './agents';
 
 export type GatewayEvent =
   | { type: 'state:event'; sessionKey: string; agentId: string; event: StateEvent }
@@ -26,7 +27,8 @@ export type GatewayEvent =
   | { type: 'notice:delivered'; delivery: NoticeDelivery }
   | { type: 'notice:reconciled'; delivery: NoticeDelivery }
   /** Sent by the Electron shell (not the gateway): the person clicked a notification about it. */
-  | { type: 'ui:open'; sessionKey: string };
+  | { type: 'ui:open'; sessionKey: string }
+  | { type: 'acp:progress'; progress: AcpStartProgress };
 
 /** One push: the gateway events of (at most) one 16 ms window, in order. */
 export interface PushBatch {

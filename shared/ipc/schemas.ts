@@ -79,7 +79,24 @@ const commandLine = (name: string) =>
     .min(1, { error: `${name} must not be empty` })
     .max(LIMITS.nodeCommandArgs, { error: `${name} must have at most ${LIMITS.nodeCommandArgs} arguments` });
 
-const registryInstall = z.strictObject({
+/** A profile's environment: names as the shell takes them, values bounded. */
+const profileEnv = z
+  .record(
+    boundedString('env name', LIMITS.envName).regex(ENV_NAME, {
+      error: 'env names must match [A-Za-z_][A-Za-z0-9_]*',
+    }),
+    boundedString('env value', LIMITS.envValue),
+    {
+      error: (iss) =>
+        iss.code === 'invalid_key'
+          ? 'env names must match [A-Za-z_][A-Za-z0-9_]*'
+          : 'env must map names to strings',
+    },
+  )
+  .refine((e) => Object.keys(e).length <= LIMITS.profileEnv, {
+    error: `env must have at most ${LIMITS.profileEnv} entries`,
+  });
+const registryAgent = {
   agentId: boundedString('agentId', LIMITS.profileId).regex(/^[a-z][a-z0-9-]*$/, {
     error: 'agentId must be a registry agent id',
   }),
@@ -88,7 +105,8 @@ const registryInstall = z.strictObject({
       error: `distribution must be one of ${REGISTRY_DISTRIBUTIONS.join(', ')}`,
     })
     .optional(),
-});
+};
+const registryPlan = z.strictObject(registryAgent);
 const sessionOnly = z.strictObject({ sessionKey });
 
 export const SCHEMAS = {
@@ -210,24 +228,7 @@ export const SCHEMAS = {
       .max(LIMITS.profileArgs, { error: `args must have at most ${LIMITS.profileArgs} entries` })
       .optional()
       .transform((a) => a ?? []),
-    env: z
-      .record(
-        boundedString('env name', LIMITS.envName).regex(ENV_NAME, {
-          error: 'env names must match [A-Za-z_][A-Za-z0-9_]*',
-        }),
-        boundedString('env value', LIMITS.envValue),
-        {
-          error: (iss) =>
-            iss.code === 'invalid_key'
-              ? 'env names must match [A-Za-z_][A-Za-z0-9_]*'
-              : 'env must map names to strings',
-        },
-      )
-      .refine((e) => Object.keys(e).length <= LIMITS.profileEnv, {
-        error: `env must have at most ${LIMITS.profileEnv} entries`,
-      })
-      .optional()
-      .transform((e) => e ?? {}),
+    env: profileEnv.optional().transform((e) => e ?? {}),
     /**
      * Names whose stored values stay as they are: the renderer only ever saw them masked, so an
      * unchanged variable is sent by name.
@@ -286,8 +287,9 @@ export const SCHEMAS = {
   'acp:registry:list': z.strictObject({
     refresh: z.boolean({ error: 'refresh must be a boolean' }).optional(),
   }),
-  'acp:registry:plan': registryInstall,
-  'acp:registry:install': registryInstall,
+  'acp:registry:plan': registryPlan,
+  // The variables the person typed for the agent (API key, base URL, extra ones): the profile's env.
+  'acp:registry:install': z.strictObject({ ...registryAgent, env: profileEnv.optional() }),
   'acp:installs:list': empty,
   'mcp:list': empty,
   /** A credential for an existing session, or for a new one made for an agent outside Sightline. */

@@ -20,3 +20,4 @@ export * from './events';
 export * from './questions';
 export * from './acp';
 export * from './mcp';
+export * from './agents';

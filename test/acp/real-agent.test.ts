@@ -1,5 +1,5 @@
 // A real ACP agent from the registry: Claude Code's ACP adapter
-// (`@zed-industries/claude-code-acp@0.16.0`, the registry snapshot's npx entry), installed through
+// (`@zed-industries/claude-code-acp@0.16.2`, the registry snapshot's npx entry), installed through
 // npx from the npm registry (network to registry.npmjs.org is needed, as in CI). It speaks ACP
 // offline up to its first prompt; the prompt then fails because there is no model access here:
 // that is a real error path, and the run must end failed with the agent's cause. When npx cannot
@@ -35,15 +35,15 @@ describe('a real ACP agent from the npm registry', () => {
     expect(plan).toMatchObject({
       distribution: 'npx',
       command: 'npx',
-      args: ['--yes', '@zed-industries/claude-code-acp@0.16.0'],
+      args: ['--yes', '@zed-industries/claude-code-acp@0.16.2'],
     });
     expect(plan.problem).toBeUndefined();
     // npx fetches the package on the first start (the install probe): allow it minutes.
     const profile = await gw.acp.registry.install('claude-code-acp');
-    expect(profile).toMatchObject({ id: 'claude-code-acp', name: 'Claude Code', command: 'npx' });
+    expect(profile).toMatchObject({ id: 'claude-code-acp', name: 'Claude Code (older adapter)', command: 'npx' });
     expect(gw.acp.registry.installs.get('claude-code-acp')).toMatchObject({
       distribution: 'npx',
-      source: '@zed-industries/claude-code-acp@0.16.0',
+      source: '@zed-industries/claude-code-acp@0.16.2',
     });
 
     const cwd = fs.realpathSync(tempDir());

@@ -55,7 +55,7 @@ describe('the registry list', () => {
     const listing = await gw.acp.registry.listing();
     expect(listing.source).toBe('live');
     expect(listing.fetchedAt).toBe(1_000_000);
-    expect(listing.agents).toHaveLength(12);
+    expect(listing.agents).toHaveLength(13);
     const fixture = listing.agents[0]!;
     expect(fixture).toMatchObject({
       id: 'fixture-agent',
@@ -93,7 +93,7 @@ describe('the registry list', () => {
     const cached = await gw.acp.registry.listing({ refresh: true });
     expect(cached).toMatchObject({ source: 'cache', fetchedAt: 5_000_000 });
     expect(cached.error).toBe(`download of ${server.indexUrl} failed: HTTP 503`);
-    expect(cached.agents).toHaveLength(12);
+    expect(cached.agents).toHaveLength(13);
 
     // A fresh data folder, the server gone: the bundled snapshot, with its icons.
     await server.close();
@@ -106,6 +106,7 @@ describe('the registry list', () => {
     expect(bundled.error).toMatch(/^could not reach 127\.0\.0\.1:\d+: (ECONNREFUSED|other side closed)$/);
     expect(bundled.agents.map((a) => a.id)).toEqual([
       'auggie',
+      'claude-acp',
       'claude-code-acp',
       'codex-acp',
       'factory-droid',
@@ -153,7 +154,7 @@ describe('the registry list', () => {
     server.routes.set('/registry/v1/latest/registry.json', JSON.stringify(index));
     t = openTestGateway({ acpRegistryUrl: server.indexUrl, acpRegistryAllowLoopbackHttp: true });
     const ids = (await t.gw.acp.registry.list()).map((a) => a.id);
-    expect(ids).toHaveLength(12);
+    expect(ids).toHaveLength(13);
     expect(ids).not.toContain('flag');
   });
 });
@@ -170,6 +171,7 @@ describe('installing a binary distribution', () => {
       version: '1.0.0',
       distribution: 'binary',
       profileId: 'fixture-agent',
+      needs: {},
       command: path.join(folder, 'fixture-agent-1.0.0', 'fixture-agent'),
       args: ['--acp'],
       env: { FIXTURE_MODE: 'registry' },
@@ -452,7 +454,7 @@ describe('npx and uvx distributions', () => {
       distribution: 'npx',
       profileId: 'gemini',
       command: 'npx',
-      args: ['--yes', '@google/gemini-cli@0.27.3', '--experimental-acp'],
+      args: ['--yes', '@google/gemini-cli@0.61.0', '--acp'],
       env: {},
     });
     expect(gemini.problem).toBeUndefined();

@@ -526,6 +526,7 @@ describe('IPC contract: starting sessions and their lifecycle', () => {
     expectTypeOf<ArgsOf<'acp:registry:install'>>().toEqualTypeOf<{
       agentId: string;
       distribution?: Dist | undefined;
+      env?: Record<string, string> | undefined;
     }>();
     expectTypeOf<ArgsOf<'acp:installs:list'>>().toEqualTypeOf<Empty>();
     expectTypeOf<ResultOf<'acp:registry:list'>>().toEqualTypeOf<RegistryListingView>();

@@ -243,10 +243,11 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
     // The page showed the plan (command line, download and folder); before anything is downloaded
     // or run the person allows the exact command line through the consent port (Electron: a
     // native dialog the page cannot answer; browser mode: the page).
-    'acp:registry:install': async ({ agentId, distribution }) =>
+    'acp:registry:install': async ({ agentId, distribution, env }) =>
       profileView(
         await gw.acp.registry.install(agentId, {
           ...(distribution ? { distribution } : {}),
+          ...(env ? { env } : {}),
           confirm: (plan) =>
             gw.consent.confirm({
               kind: 'acp-profile',

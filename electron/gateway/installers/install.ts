@@ -15,11 +15,13 @@ import type {
   RegistryInstallPlan,
   RegistryListingView,
 } from '../../../shared/ipc/types';
+import type { AcpStartProgress } from '../../../shared/ipc/agents';
 import type { Db } from '../db/open';
 import { GatewayError, notFound } from '../errors';
-import type { AcpProfile, Logger } from '../types';
+import type { AcpProfile, GatewayEvent, Logger } from '../types';
 import { AcpChild, AcpStartError } from '../runtime/acp/child';
 import { AcpCommandNotFoundError, resolveCommand } from '../runtime/acp/command';
+import { agentNeeds } from './agent-needs';
 import { ArchiveError, type ExtractLimits } from './archive';
 import { fetchBinary } from './binary';
 import { DownloadError } from './download';
@@ -30,6 +32,8 @@ import { createInstallStore } from './install-store';
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 512 * 1024 * 1024;
 /** npx and uvx fetch the package on first start: give them time. */
 const PROBE_TIMEOUT_MS = { binary: 30_000, npx: 180_000, uvx: 180_000 };
+/** The last lines of the agent's stderr a failed start shows. */
+const STDERR_LINES = 12;
 
 export interface RegistryDeps {
   db: Db;
@@ -41,6 +45,8 @@ export interface RegistryDeps {
   allowLoopbackHttp?: boolean;
   maxDownloadBytes?: number;
   extractLimits?: ExtractLimits;
+  /** The start check's progress goes out as `acp:progress` (the person sees it while waiting). */
+  emit?: (event: GatewayEvent) => void;
   profiles: {
     list(): AcpProfile[];
     get(id: string): AcpProfile | undefined;
@@ -52,6 +58,8 @@ export interface InstallOptions {
   distribution?: RegistryDistribution;
   /** Asked with the plan before anything is downloaded or run (the person's consent). */
   confirm?: (plan: RegistryInstallPlan) => Promise<void>;
+  /** Variables the person gave (API key, base URL, extra ones), on top of the entry's own. */
+  env?: Record<string, string>;
 }
 
 const TOOL_HELP = {
@@ -94,6 +102,7 @@ export function createAcpRegistry(deps: RegistryDeps) {
       name: entry.name,
       version: entry.version,
       profileId: profileIdFor(entry),
+      needs: agentNeeds(entry),
     };
     if (!distribution || !offered.includes(distribution)) {
       const what = wanted ? `a ${wanted} distribution` : 'a distribution';
@@ -134,14 +143,22 @@ export function createAcpRegistry(deps: RegistryDeps) {
   }
 
   /** Starts the agent once in a scratch folder: it must answer initialize and session/new. */
-  async function probe(profile: AcpProfile, distribution: RegistryDistribution): Promise<void> {
+  async function probe(
+    agentId: string,
+    profile: AcpProfile,
+    distribution: RegistryDistribution,
+  ): Promise<void> {
     const scratch = path.join(deps.dataDir, 'acp-work', `.probe-${randomUUID().slice(0, 8)}`);
     fs.mkdirSync(scratch, { recursive: true });
+    const began = Date.now();
+    const progress = (p: Pick<AcpStartProgress, 'stage' | 'text'>) =>
+      deps.emit?.({ type: 'acp:progress', progress: { agentId, ...p, elapsedMs: Date.now() - began } });
     try {
       const child = await AcpChild.start({
         profile,
         cwd: scratch,
         startTimeoutMs: PROBE_TIMEOUT_MS[distribution],
+        onProgress: progress,
         logger: { warn: (m) => deps.logger.warn(`acp registry probe: ${m}`, { profile: profile.id }) },
         onUpdate: () => undefined,
         onPermission: () => Promise.resolve({ outcome: 'cancelled' }),
@@ -195,7 +212,8 @@ export function createAcpRegistry(deps: RegistryDeps) {
     /** Contract: installs the agent and returns its profile (see the file comment). */
     async install(agentId: string, opts: InstallOptions = {}): Promise<AcpProfile> {
       const entry = await find(agentId);
-      const p = plan(entry, opts.distribution);
+      const planned = plan(entry, opts.distribution);
+      const p = { ...planned, env: { ...planned.env, ...opts.env } };
       if (p.problem) throw new GatewayError('unavailable', p.problem);
       await opts.confirm?.(p);
       const previous = installs.get(p.profileId);
@@ -213,7 +231,7 @@ export function createAcpRegistry(deps: RegistryDeps) {
           args: p.args,
           env: p.env,
         };
-        await probe(profile, p.distribution);
+        await probe(entry.id, profile, p.distribution);
         const saved = deps.profiles.save(profile);
         installs.put({
           profileId: saved.id,
@@ -231,7 +249,7 @@ export function createAcpRegistry(deps: RegistryDeps) {
       } catch (err) {
         if (fetched && previous?.installDir !== p.download?.folder)
           fs.rmSync(p.download!.folder, { recursive: true, force: true });
-        throw installError(entry, err);
+        throw installError(entry, err, p);
       }
     },
 
@@ -263,17 +281,28 @@ export function createAcpRegistry(deps: RegistryDeps) {
   }
 }
 
-function installError(entry: RegistryEntry, err: unknown): Error {
+function installError(entry: RegistryEntry, err: unknown, plan: RegistryInstallPlan): Error {
   if (err instanceof GatewayError) return err;
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof DownloadError || err instanceof ArchiveError)
     return new GatewayError('unavailable', `${entry.name} was not installed: ${message}`);
-  if (err instanceof AcpStartError)
-    return new GatewayError(
-      'unavailable',
-      `${entry.name} was not installed: it could not start: ${err.reason}`,
-    );
+  if (err instanceof AcpStartError) return new GatewayError('unavailable', startFailure(entry, err, plan));
   return new GatewayError('unavailable', `${entry.name} was not installed: ${message}`);
 }
 
 export type AcpRegistry = ReturnType<typeof createAcpRegistry>;
+
+/** Why the start check failed, its stderr, and the fix when it is a known one (root, IS_SANDBOX). */
+function startFailure(entry: RegistryEntry, err: AcpStartError, plan: RegistryInstallPlan): string {
+  const lines = err.stderrTail.trim().split('\n').filter(Boolean).slice(-STDERR_LINES);
+  const stderr = lines.length ? `\nIts stderr:\n${lines.join('\n')}` : '';
+  // The adapters take any IS_SANDBOX as a sandbox and ask for --dangerously-skip-permissions;
+  // Claude Code itself accepts root only with IS_SANDBOX=1.
+  const inherited = process.env.IS_SANDBOX;
+  const why = inherited && inherited !== '1' ? ` (Sightline's environment has IS_SANDBOX=${inherited})` : '';
+  const root =
+    plan.needs.sandboxAsRoot && (plan.env.IS_SANDBOX ?? inherited) !== '1'
+      ? `\n${entry.name} refuses to run as root unless IS_SANDBOX=1 is set${why}: add it (the "IS_SANDBOX=1" box) and install again.`
+      : '';
+  return `${entry.name} was not installed: it could not start: ${err.reason}${root}${stderr}`;
+}

@@ -20,7 +20,11 @@ interface RegistryState {
   load(refresh?: boolean): Promise<void>;
   loadInstalls(): Promise<void>;
   plan(agentId: string, distribution?: RegistryDistribution): Promise<RegistryInstallPlan>;
-  install(agentId: string, distribution?: RegistryDistribution): Promise<AcpProfileView>;
+  install(
+    agentId: string,
+    distribution?: RegistryDistribution,
+    env?: Record<string, string>,
+  ): Promise<AcpProfileView>;
   reset(): void;
 }
 
@@ -46,10 +50,11 @@ export const useRegistry = create<RegistryState>()((set, get) => ({
   },
   plan: (agentId, distribution) =>
     call('acp:registry:plan', { agentId, ...(distribution ? { distribution } : {}) }),
-  async install(agentId, distribution) {
+  async install(agentId, distribution, env) {
     const profile = await call('acp:registry:install', {
       agentId,
       ...(distribution ? { distribution } : {}),
+      ...(env && Object.keys(env).length ? { env } : {}),
     });
     await Promise.all([useProfiles.getState().load(), get().loadInstalls(), get().load()]);
     return profile;

@@ -14,6 +14,7 @@ import { buildClientApp, type HandlerHost } from './handlers';
 import { resolveCommand } from './command';
 import { GROUPS, signalTree } from './process-tree';
 import { registerAcpChild, unregisterAcpChild, type LiveAcpChild } from './live-children';
+import { StartWatch } from './start-watch';
 import { inspectedReadable, NdJsonInspector, TailBuffer } from './stdio';
 import { TerminalManager } from './terminals';
 import { Turn, type PromptJob } from './turn';
@@ -58,6 +59,8 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
   private closing: Promise<void> | undefined;
   /** The agent's descendants seen when it was last signalled (they may be re-parented since). */
   private tree = new Set<number>();
+  /** Progress and fatal stderr lines until session/new is answered. */
+  private readonly startWatch: StartWatch;
 
   private constructor(
     private readonly opts: AcpChildOptions,
@@ -68,6 +71,10 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
     this.logger = opts.logger ?? consoleLogger;
     this.stderr = new TailBuffer(opts.stderrLimitBytes ?? 64 * 1024);
     this.terminals = new TerminalManager(realRoot, opts.profile.env, opts.terminals);
+    this.startWatch = new StartWatch(opts.onProgress, (line) =>
+      this.fail(`the agent reported a fatal error: ${line}`),
+    );
+    this.startWatch.step('spawning', `${command} ${opts.profile.args.join(' ')}`.trim());
     this.proc = spawn(command, opts.profile.args, {
       cwd: spawnCwd,
       env: { ...process.env, ...opts.profile.env },
@@ -125,16 +132,20 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
         }),
       ]);
     } catch (err) {
+      child.startWatch.finish();
       const reason = await child.describeError(err);
       await child.close();
       throw new AcpStartError(reason, child.stderrTail());
     } finally {
       clearTimeout(timer);
     }
+    child.startWatch.step('ready', `session ${child.sessionId}`);
+    child.startWatch.finish();
     return child;
   }
 
   private async handshake(): Promise<void> {
+    this.startWatch.step('initialize', 'initialize sent (npx and uvx fetch the package first)');
     const init = await this.conn.agent.request(methods.agent.initialize, {
       protocolVersion: PROTOCOL_VERSION,
       clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
@@ -148,6 +159,10 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
     // Sightline's MCP server, over HTTP when the agent says it takes it, else its stdio shim.
     const http = init.agentCapabilities?.mcpCapabilities?.http === true;
     const mcpServers = this.opts.mcpServers ? await this.opts.mcpServers({ http }) : [];
+    const who = init.agentInfo
+      ? `${init.agentInfo.title ?? init.agentInfo.name} ${init.agentInfo.version}`
+      : 'the agent';
+    this.startWatch.step('session/new', `${who} answered initialize; session/new sent`);
     const session = await this.conn.agent.request(methods.agent.session.new, {
       cwd: this.realRoot,
       mcpServers,
@@ -242,7 +257,10 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
 
   private watchProcess(): Promise<void> {
     const stdoutDone = new Promise<void>((resolve) => this.proc.stdout!.once('close', resolve));
-    this.proc.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk));
+    this.proc.stderr!.on('data', (chunk: Buffer) => {
+      this.stderr.push(chunk);
+      this.startWatch.stderr(chunk);
+    });
     return new Promise<void>((resolve) => {
       this.proc.once('error', (err) => {
         // Spawn failures never produce 'exit'.

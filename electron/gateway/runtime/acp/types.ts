@@ -1,6 +1,7 @@
 import type { McpServer } from '@agentclientprotocol/sdk';
 import type { AcpProfile } from '../../../../shared/ipc/types';
 import type { CommandLine } from '../../trust/consent';
+import type { StartProgress } from './start-watch';
 import type { TerminalHooks } from './terminals';
 
 export type AcpToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
@@ -82,4 +83,6 @@ export interface AcpChildOptions {
   beforeSpawn?: (command: CommandLine) => Promise<void>;
   /** The agent's terminal commands: the person's say and the transcript entries. */
   terminals?: TerminalHooks;
+  /** The start's steps and stderr lines while the person waits for spawn/initialize/session/new. */
+  onProgress?: StartProgress;
 }

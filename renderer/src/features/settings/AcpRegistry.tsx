@@ -8,6 +8,8 @@ import type { RegistryAgentView, RegistryInstallPlan, RegistryListingView } from
 import { errorMessage } from '../../lib/api';
 import { bytes } from '../../lib/format';
 import { useRegistry } from '../../stores/registry';
+import { AgentEnvFields, emptyDraft, envOf } from '../agents/AgentEnvFields';
+import { StartProgress } from '../agents/StartProgress';
 
 /** "3 min ago", "2 h ago", "4 days ago". */
 export function age(ms: number): string {
@@ -43,6 +45,7 @@ function Plan({ plan, onDone }: { plan: RegistryInstallPlan; onDone(message: str
   const install = useRegistry((s) => s.install);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [draft, setDraft] = useState(() => emptyDraft(plan.needs));
   const env = Object.keys(plan.env);
   return (
     <div className="confirm neutral plan" data-testid="registry-plan">
@@ -70,6 +73,8 @@ function Plan({ plan, onDone }: { plan: RegistryInstallPlan; onDone(message: str
         It then starts the agent once to check that it answers, and adds the profile{' '}
         <span className="mono">{plan.profileId}</span>.
       </p>
+      <AgentEnvFields needs={plan.needs} draft={draft} disabled={busy} onChange={setDraft} />
+      {busy && <StartProgress agentId={plan.agentId} />}
       {plan.problem && (
         <p className="form-error" role="alert">
           {plan.problem}
@@ -87,9 +92,14 @@ function Plan({ plan, onDone }: { plan: RegistryInstallPlan; onDone(message: str
           data-testid="registry-install"
           disabled={busy || plan.problem !== undefined}
           onClick={() => {
+            const chosen = envOf(plan.needs, draft);
+            if ('error' in chosen && typeof chosen.error === 'string') {
+              setError(chosen.error);
+              return;
+            }
             setBusy(true);
             setError(null);
-            install(plan.agentId, plan.distribution).then(
+            install(plan.agentId, plan.distribution, chosen as Record<string, string>).then(
               (p) => onDone(`Added the ACP profile ${p.name} (${p.id}).`),
               (err: unknown) => {
                 setError(errorMessage(err));

@@ -5,6 +5,7 @@ import { createPersonStores, type PersonStores } from './person';
 import path from 'node:path';
 import { isMainKey, normalizeSessionKey } from '../../shared/session-keys';
 import { createCatalog, resolveCatalogRoots, type CatalogService } from './catalog';
+import { createLinkRepo } from './catalog/links';
 import { createBackupService, type BackupService } from './db/backups';
 import { openDatabase, type Db } from './db/open';
 import { createTransactions } from './db/transactions';
@@ -12,6 +13,7 @@ import { createMcp, type Mcp } from './mcp';
 import { createCredentialStore } from './mcp/credentials';
 import { resolveShim } from './mcp/shim';
 import { consoleLogger, EventHub } from './events';
+import { createNodes } from './nodes/service';
 import { createOwnership, type Ownership } from './ownership';
 import { createOwnershipRepository } from './ownership/repository';
 import { createAcpProfileStore } from './runtime/acp/profile-store';
@@ -324,8 +326,26 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     },
   });
   const catalogRoots = resolveCatalogRoots(options.catalogRoots);
+  // Paired nodes: the catalog reads their sessions through this service; a removed node's links go.
+  const links = createLinkRepo(db);
+  const nodes = createNodes({
+    db,
+    now,
+    scheduler,
+    logger,
+    emit,
+    launch: {
+      sshCommand: options.nodes?.sshCommand ?? ['ssh'],
+      ...(options.nodes?.bundle ? { bundle: options.nodes.bundle } : {}),
+    },
+    helloTimeoutMs: options.nodes?.helloTimeoutMs ?? 20_000,
+    removeLinks: (hostId) => links.removeHost(hostId),
+    confirm: consent.confirm,
+  });
   const catalog = createCatalog({
     db,
+    links,
+    nodes,
     sessions,
     state,
     now,
@@ -335,8 +355,9 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     transaction: (fn) => tx.run(fn),
     ownership,
     confirm: consent.confirm,
-    emit,
-    ...(options.nodes ? { nodes: options.nodes } : {}),
+    ...(options.nodes?.requestTimeoutMs !== undefined
+      ? { nodeRequestTimeoutMs: options.nodes.requestTimeoutMs }
+      : {}),
     importTranscript(sessionKey, messages) {
       for (const m of messages)
         emit({ type: 'transcript:appended', message: transcripts.append(sessionKey, m) });
@@ -425,6 +446,7 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     waker.enableTimers(true);
     heartbeats.start();
     catalog.start();
+    nodes.start();
     backups.start();
     stopSharedPoll = scheduler.every(SHARED_POLL_MS, () => {
       try {
@@ -491,6 +513,7 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
       void runners.close();
       mcp.close();
       catalog.stop();
+      nodes.close();
       supervision.close();
       db.close();
       ownership.close(); // last: until now this gateway may still write for its sessions

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCatalog } from '../../electron/gateway/catalog';
 import type { SessionState } from '../../electron/gateway/types';
-import { humanTurns, makeHarness, rng, type Harness } from './helpers';
+import { catalogNodes, humanTurns, makeHarness, rng, type Harness } from './helpers';
 
 const REAL = path.resolve(__dirname, '../fixtures/corpora/real');
 
@@ -47,6 +47,7 @@ function listingCatalog(harness: Harness, roots: Harness['roots']) {
   };
   return createCatalog({
     db: harness.db,
+    nodes: catalogNodes(harness.db, () => 0),
     sessions: { create: unused, get: () => undefined, list: () => [], reset: unused, delete: unused },
     state: { record: unused, registerWatch: unused } as unknown as SessionState,
     now: () => 0,

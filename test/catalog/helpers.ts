@@ -12,6 +12,9 @@ import {
   type VisibleMessage,
 } from '../../electron/gateway/catalog';
 import type { CatalogFs } from '../../electron/gateway/catalog/kit/fsio';
+import { createLinkRepo } from '../../electron/gateway/catalog/links';
+import { createNodes, type NodesService } from '../../electron/gateway/nodes/service';
+import { realScheduler } from '../../electron/gateway/scheduler';
 import { createSessionStore } from '../../electron/gateway/sessions/store';
 import { tempDir } from '../helpers/temp';
 import type {
@@ -134,6 +137,7 @@ export function makeHarness(opts: HarnessOptions = {}): Harness {
   const live: Harness['live'] = new Map();
   const deps: CatalogDeps = {
     db,
+    nodes: catalogNodes(db, () => clock.t),
     sessions,
     state,
     now: () => clock.t,
@@ -180,6 +184,21 @@ export function makeHarness(opts: HarnessOptions = {}): Harness {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The nodes service as the composition root builds it, with no node paired (never started). */
+export function catalogNodes(db: Db, now: () => number): NodesService {
+  const links = createLinkRepo(db);
+  return createNodes({
+    db,
+    now,
+    scheduler: realScheduler,
+    logger: { info() {}, warn() {}, error() {} },
+    emit() {},
+    launch: { sshCommand: ['ssh'] },
+    helloTimeoutMs: 20_000,
+    removeLinks: (hostId) => links.removeHost(hostId),
+  });
 }
 
 /** Human-activity events recorded so far, and the sum of their turns. */

@@ -3,20 +3,18 @@
 // chunks so thousands of transcripts never block the main process; tick() is one monitor check.
 // Everything about one tool lives in its provider module (providers.ts lists them); this file
 // only wires them to the gateway's links, sessions and signal log.
-// Over 300 lines on purpose: this is the catalog's composition root (local providers, paired
-// nodes, adoption, continue, the monitor's cadence); each part is its own module, wired here.
+// Over 300 lines on purpose: this is the catalog's composition root (local providers, the
+// remote catalog over the nodes service the gateway builds, adoption, continue, the monitor's
+// cadence); each part is its own module, wired here.
 import os from 'node:os';
 import type Database from 'better-sqlite3';
-import { notFound } from '../errors';
 import { realScheduler, type Cancel, type Scheduler } from '../scheduler';
-import { createNodes, type NodeAddInput } from '../nodes/service';
-import type { LaunchOptions } from '../nodes/launch';
+import type { NodeAddInput, NodesService } from '../nodes/service';
 import type { Consent } from '../trust/consent';
 import type {
   Catalog,
   CatalogEntry,
   CatalogProvider,
-  GatewayEvent,
   Logger,
   NodeInfo,
   SessionInfo,
@@ -24,16 +22,16 @@ import type {
   Sessions,
 } from '../types';
 import { adoptedKey, createAdopt } from './adopt';
-import { cliProgram, continueFolder, runCli } from './continue';
+import { createContinue } from './continue';
 import { isNotFound, nodeFs, type CatalogFs } from './kit/fsio';
 import type { SqliteOpener } from './kit/sqlite';
-import { createLinkRepo, type Link } from './links';
+import { createLinkRepo, type Link, type LinkRepo } from './links';
 import { createMonitor, PROVIDER_BUDGET_MS, type MonitorOwnership } from './monitor';
 import { createRemoteCatalog } from './remote';
 import type { Located, ProviderModule, ProviderSource, VisibleMessage } from './provider';
 import { PROVIDER_MODULES } from './providers';
 import { resolveCatalogRoots, type RootsById } from './roots';
-import { checkThreadId, guardSource } from './thread-ids';
+import { guardSource } from './thread-ids';
 import { betterSqliteOpener } from './sqlite';
 
 export { ADOPTING_WATCHER, adoptedKey } from './adopt';
@@ -80,23 +78,17 @@ export interface CatalogDeps {
   onUpstreamMessages?(link: Link, messages: VisibleMessage[]): void;
   /** Addition: the monitor checks only the links of sessions this gateway runs (default: all). */
   ownership?: MonitorOwnership;
-  /** Addition (paired nodes): push events (nodes:changed, catalog:changed). */
-  emit?(e: GatewayEvent): void;
-  /** Addition (paired nodes): how nodes are reached, and how long they may take. */
-  nodes?: NodeOptions;
+  /**
+   * Addition (paired nodes): the nodes service, built by the composition root (it removes a
+   * removed node's links through the same `links`); the catalog reads remote sessions through it.
+   */
+  nodes: NodesService;
+  /** Addition: the upstream links repository shared with the nodes service (default: its own). */
+  links?: LinkRepo;
+  /** Addition (paired nodes): how long one request to a node may take (default 20 s). */
+  nodeRequestTimeoutMs?: number;
   /** Addition: the person's consent to a continue command (default: none asked, trusted). */
   confirm?: Consent['confirm'];
-}
-
-export interface NodeOptions {
-  /** The ssh client and options before Sightline's (default ["ssh"]). */
-  sshCommand?: readonly string[];
-  /** The node file to install on remotes (out/node/sightline-node.mjs). */
-  bundle?: string;
-  /** Start and hello, SSH included (default 20 s). */
-  helloTimeoutMs?: number;
-  /** One request (list, probe batch, …) (default 20 s). */
-  requestTimeoutMs?: number;
 }
 
 export interface CatalogNodes {
@@ -127,7 +119,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
   const io = { fs: deps.fs ?? nodeFs, sqlite: deps.sqlite ?? betterSqliteOpener };
   const hostId = deps.hostId ?? os.hostname();
   const scheduler = deps.scheduler ?? realScheduler;
-  const links = createLinkRepo(deps.db);
+  const links = deps.links ?? createLinkRepo(deps.db);
   const modules = deps.providers ?? PROVIDER_MODULES;
   const roots = resolveCatalogRoots(deps.roots, deps.env ?? process.env, modules);
   const providers = new Map<string, { module: ProviderModule; source: ProviderSource; root: string }>();
@@ -135,24 +127,8 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     const root = roots[m.id]!;
     providers.set(m.id, { module: m, source: guardSource(m, m.open(root, io)), root });
   }
-  const emit = deps.emit ?? (() => {});
   const budgetMs = deps.providerBudgetMs ?? PROVIDER_BUDGET_MS;
-  const launch: Omit<LaunchOptions, 'helloTimeoutMs'> = {
-    sshCommand: deps.nodes?.sshCommand ?? ['ssh'],
-    ...(deps.nodes?.bundle ? { bundle: deps.nodes.bundle } : {}),
-    ...(deps.env ? { env: deps.env } : {}),
-  };
-  const nodes = createNodes({
-    db: deps.db,
-    now: deps.now,
-    scheduler,
-    logger: deps.logger,
-    emit,
-    launch,
-    helloTimeoutMs: deps.nodes?.helloTimeoutMs ?? 20_000,
-    removeLinks: (h) => links.removeHost(h),
-    ...(deps.confirm ? { confirm: deps.confirm } : {}),
-  });
+  const nodes = deps.nodes;
   const adoptDeps = {
     sessions: deps.sessions,
     state: deps.state,
@@ -169,7 +145,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     now: deps.now,
     modules: new Map(modules.map((m) => [m.id, m])),
     adopt: adoptDeps,
-    requestTimeoutMs: deps.nodes?.requestTimeoutMs ?? 20_000,
+    requestTimeoutMs: deps.nodeRequestTimeoutMs ?? 20_000,
     budgetMs,
     visible: deps.onUpstreamMessages !== undefined,
   });
@@ -255,66 +231,20 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     links.addOwnText(sessionKey, text, deps.now());
   }
 
-  async function continueIn(sessionKey: string, text: string): Promise<void> {
-    if (typeof text !== 'string' || text.trim() === '') throw new Error('text is required');
-    const link = links.get(sessionKey);
-    if (!link)
-      throw notFound(`Unknown sessionKey: ${sessionKey} (not an adopted session with an upstream link)`);
-    const p = providers.get(link.provider);
-    // Checked again here: a link may come from before ids were checked, or from another gateway.
-    const cmd = p?.source.continueCommand?.(checkThreadId(p.module, link.threadId), text);
-    if (!p || !cmd)
-      throw new Error(
-        `Continue in Sightline is not available for ${link.provider} sessions yet: continue it in ${p?.module.label ?? link.provider} itself`,
-      );
-    const label = deps.sessions.get(sessionKey)?.label ?? link.threadId;
-    if (nodes.isNode(link.hostId)) {
-      // On a paired node: its CLI runs there (only on a node started with --allow-continue), after
-      // the person allowed that CLI in that folder on that node for this session.
-      const node = nodes.get(link.hostId)?.name ?? link.hostId;
-      await deps.confirm?.(
-        {
-          kind: 'continue',
-          title: `Continue the ${p.module.label} session "${label}" with its CLI on the node "${node}"`,
-          command: { program: cmd.command, args: cmd.args, ...(link.cwd ? { cwd: link.cwd } : {}) },
-          sessionKey,
-        },
-        { remember: `continue:${sessionKey}:${link.hostId}:${cmd.command}:${link.cwd ?? ''}` },
-      );
-      rememberOwnText(sessionKey, text);
-      return imported(sessionKey, text, await remote.continue(link, text));
-    }
-    const env = deps.env ?? process.env;
-    const program = cliProgram(cmd.command, env);
-    const cwd = continueFolder(link.cwd);
-    // The person allows this CLI in this folder for this session once (the text changes each time).
-    await deps.confirm?.(
-      {
-        kind: 'continue',
-        title: `Continue the ${p.module.label} session "${label}" with its CLI`,
-        command: { program, args: cmd.args, cwd },
-        sessionKey,
-      },
-      { remember: `continue:${sessionKey}:${program}:${cwd}` },
-    );
-    rememberOwnText(sessionKey, text);
-    const { stdout } = await runCli(program, cmd.args, { env, cwd });
-    imported(sessionKey, text, stdout);
-  }
-
-  /** The sent text and the CLI's printed reply join Sightline's transcript. */
-  function imported(sessionKey: string, text: string, stdout: string): void {
-    const at = deps.now();
-    const messages: ImportedMessage[] = [{ role: 'user', actorType: 'human', text, createdAt: at }];
-    // With live transcripts the reply comes from the tool's own transcript, once, at the check
-    // started here; the CLI's printed copy is kept only for a link the monitor does not read.
-    const live =
-      deps.onUpstreamMessages !== undefined && links.watched().some((l) => l.sessionKey === sessionKey);
-    if (stdout.trim() && !live)
-      messages.push({ role: 'assistant', actorType: 'agent', text: stdout.trim(), createdAt: at });
-    deps.importTranscript(sessionKey, messages);
-    if (live) void tick();
-  }
+  const continueIn = createContinue({
+    links,
+    nodes,
+    providers,
+    sessions: deps.sessions,
+    env: deps.env ?? process.env,
+    now: deps.now,
+    importTranscript: deps.importTranscript,
+    live: deps.onUpstreamMessages !== undefined,
+    remoteContinue: (link, text) => remote.continue(link, text),
+    rememberOwnText,
+    check: () => void tick(),
+    ...(deps.confirm ? { confirm: deps.confirm } : {}),
+  });
 
   let running: Promise<void> | undefined;
   function tick(): Promise<void> {
@@ -363,7 +293,6 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
       if (!stopped) return;
       stopped = false;
       schedule(FIRST_CHECK_MS);
-      nodes.start();
     },
     stop() {
       // Timers end and a check in flight stops before its next link (the gateway closes the
@@ -372,7 +301,6 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
       epoch++;
       cancel?.();
       cancel = undefined;
-      nodes.close();
     },
   };
 }

@@ -63,6 +63,11 @@ export async function buildElectron() {
 
 export const MCP_SHIM = 'electron/gateway/mcp/stdio-shim.mjs';
 
+/** Only the main bundle, as `npm run build:electron` makes it, to `outfile` (a test boots it). */
+export async function buildMainBundle(outfile) {
+  await esbuild.build({ ...common, ...TARGETS[0], outfile });
+}
+
 /** Newest modification time of the sources that go into the bundles. */
 export function newestSourceMtime() {
   let newest = 0;

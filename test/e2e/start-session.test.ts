@@ -68,7 +68,7 @@ describe('running a real fleet from the app', () => {
     await section.waitFor({ timeout: 15_000 });
     expect(await page.locator('[data-testid="registry-source"]').getAttribute('data-source')).toBe('live');
     const agents = page.locator('[data-testid="registry-agent"]');
-    expect(await agents.count()).toBe(12);
+    expect(await agents.count()).toBe(13);
     const fixture = page.locator('[data-testid="registry-agent"][data-agent-id="fixture-agent"]');
     expect(await fixture.locator('img').getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
     await section.scrollIntoViewIfNeeded();

@@ -310,6 +310,14 @@ describe('installing a binary distribution', () => {
       'link "here/up" lies under another link (not allowed)',
     ],
     [
+      'a chain of links that leads out (issue 29.4: L2 → ., L1 → L2/..)',
+      [
+        { name: 'L2', type: 'symlink' as const, link: '.' },
+        { name: 'L1', type: 'symlink' as const, link: 'L2/..' },
+      ],
+      'link "L1" points outside the folder',
+    ],
+    [
       'a hard link',
       [{ name: 'hard', type: 'hardlink' as const, link: '/etc/passwd' }],
       'entry "hard" is a hard link (not allowed)',
@@ -324,6 +332,50 @@ describe('installing a binary distribution', () => {
     fs.rmSync(outside, { force: true });
     expect(await refused(fixtureArchive({}, evil))).toBe(`Fixture Agent was not installed: ${message}`);
     expect(fs.existsSync(outside)).toBe(false);
+  });
+
+  it('refuses a zip bomb by its ratio, streaming (issue 29.4)', async () => {
+    // 48 MiB of zeros deflate to about 50 KB: a ratio of ~1000, far over the limit of 100.
+    const body = zip([
+      { name: 'fixture-agent-1.0.0/fixture-agent', body: launcher(), mode: 0o755 },
+      { name: 'fixture-agent-1.0.0/zeros', body: Buffer.alloc(48 * 1024 * 1024) },
+    ]);
+    expect(body.length).toBeLessThan(1024 * 1024);
+    expect(await refused(body, '/download/f.zip')).toBe(
+      `Fixture Agent was not installed: the archive unpacks to more than 100 times its size (${body.length} bytes): refused as a bomb`,
+    );
+  });
+
+  it('takes only strict semver versions: a version with a path never names a folder (issue 29.4)', async () => {
+    server = await startRegistryServer();
+    const victim = path.join(tempDir(), 'victim');
+    fs.mkdirSync(victim);
+    fs.writeFileSync(path.join(victim, 'keep.txt'), 'mine');
+    const index = JSON.parse(fixtureIndex(server)) as { agents: Record<string, unknown>[] };
+    const versions = ['1.0.0/../../../../../../../../..' + victim, '1.0.0-..', '01.0.0', '1.0.0 ', '1.0'];
+    for (const version of versions) index.agents[0] = { ...index.agents[0], version };
+    server.routes.set('/registry/v1/latest/registry.json', JSON.stringify(index));
+    server.routes.set('/download/fixture-agent-1.0.0.tar.gz', fixtureArchive());
+    t = openTestGateway({ acpRegistryUrl: server.indexUrl, acpRegistryAllowLoopbackHttp: true });
+    for (const version of versions) {
+      index.agents[0] = { ...index.agents[0], version };
+      server.routes.set('/registry/v1/latest/registry.json', JSON.stringify(index));
+      t.cleanup();
+      t = openTestGateway({ acpRegistryUrl: server.indexUrl, acpRegistryAllowLoopbackHttp: true });
+      expect((await t.gw.acp.registry.list()).map((a) => a.id)).not.toContain('fixture-agent');
+      await expect(t.gw.acp.registry.install('fixture-agent')).rejects.toThrow(
+        'Unknown registry agent: fixture-agent',
+      );
+    }
+    expect(fs.readFileSync(path.join(victim, 'keep.txt'), 'utf8')).toBe('mine');
+    // A pre-release and build metadata are semver.
+    index.agents[0] = { ...index.agents[0], version: '1.0.0-beta.2+build.7' };
+    server.routes.set('/registry/v1/latest/registry.json', JSON.stringify(index));
+    t.cleanup();
+    t = openTestGateway({ acpRegistryUrl: server.indexUrl, acpRegistryAllowLoopbackHttp: true });
+    expect((await t.gw.acp.registry.list()).find((a) => a.id === 'fixture-agent')?.version).toBe(
+      '1.0.0-beta.2+build.7',
+    );
   });
 
   it('refuses a zip-slip zip', async () => {

@@ -7,9 +7,19 @@ import path from 'node:path';
 export interface ExtractLimits {
   maxEntries: number;
   maxBytes: number;
+  /**
+   * Unpacked bytes per archive byte, at most (a 1 MB zip inflating to 2 GiB is a bomb, not an
+   * agent). Archives under RATIO_FLOOR unpacked are not held to it.
+   */
+  maxRatio?: number;
 }
 
-export const DEFAULT_LIMITS: ExtractLimits = { maxEntries: 20_000, maxBytes: 2 * 1024 * 1024 * 1024 };
+export const DEFAULT_LIMITS: ExtractLimits = {
+  maxEntries: 20_000,
+  maxBytes: 2 * 1024 * 1024 * 1024,
+  maxRatio: 100,
+};
+const RATIO_FLOOR = 16 * 1024 * 1024;
 
 export class ArchiveError extends Error {
   constructor(message: string) {
@@ -50,7 +60,11 @@ export function inside(root: string, rel: string): string {
 export class Budget {
   entries = 0;
   bytes = 0;
-  constructor(private readonly limits: ExtractLimits) {}
+  /** `archiveBytes`: the archive's own size, for the ratio limit. */
+  constructor(
+    private readonly limits: ExtractLimits,
+    private readonly archiveBytes = Infinity,
+  ) {}
   entry(): void {
     if (++this.entries > this.limits.maxEntries)
       throw new ArchiveError(`the archive has more than ${this.limits.maxEntries} entries`);
@@ -59,6 +73,11 @@ export class Budget {
     this.bytes += n;
     if (this.bytes > this.limits.maxBytes)
       throw new ArchiveError(`the archive unpacks to more than ${this.limits.maxBytes} bytes`);
+    const ratio = this.limits.maxRatio;
+    if (ratio !== undefined && this.bytes > RATIO_FLOOR && this.bytes > this.archiveBytes * ratio)
+      throw new ArchiveError(
+        `the archive unpacks to more than ${ratio} times its size (${this.archiveBytes} bytes): refused as a bomb`,
+      );
   }
 }
 
@@ -83,6 +102,19 @@ export function makeLinks(root: string, links: PendingLink[]): void {
       throw new ArchiveError(`link "${l.at}" points outside the folder`);
     fs.mkdirSync(path.dirname(at), { recursive: true });
     fs.symlinkSync(l.target, at);
+  }
+  // Each target was checked where it seems to lead; a chain (L2 → ., L1 → L2/..) can still lead
+  // out, through another link. Resolved through every link now: inside, or refused.
+  // realpath.native: the system's own resolution (Node's JS realpath folds `L2/..` lexically).
+  const real = fs.realpathSync.native(root);
+  for (const l of links) {
+    let resolved: string;
+    try {
+      resolved = fs.realpathSync.native(path.join(root, l.at));
+    } catch {
+      throw new ArchiveError(`link "${l.at}" leads nowhere (dangling or a loop)`);
+    }
+    if (!isInside(real, resolved)) throw new ArchiveError(`link "${l.at}" points outside the folder`);
   }
 }
 

@@ -37,7 +37,7 @@ export async function extractTarGz(file: string, root: string, limits: ExtractLi
     await pipeline(
       fs.createReadStream(file),
       zlib.createGunzip(),
-      counter(new Budget(limits)),
+      counter(new Budget(limits, fs.statSync(file).size)),
       fs.createWriteStream(tar),
     );
   } catch (err) {

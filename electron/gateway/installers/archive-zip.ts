@@ -1,6 +1,8 @@
 // zip for archive.ts: the central directory, then each entry from its local header (stored or
 // deflated; no ZIP64, no encryption).
 import fs from 'node:fs';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import {
   ArchiveError,
@@ -81,7 +83,7 @@ function readZipDirectory(fd: number, size: number, budget: Budget): ZipEntry[] 
 export async function extractZip(file: string, root: string, limits: ExtractLimits): Promise<Extracted> {
   const fd = fs.openSync(file, 'r');
   const size = fs.fstatSync(fd).size;
-  const budget = new Budget(limits);
+  const budget = new Budget(limits, size);
   const links: PendingLink[] = [];
   const modeless: string[] = [];
   let files = 0;
@@ -110,17 +112,13 @@ export async function extractZip(file: string, root: string, limits: ExtractLimi
       if (dataAt + e.compressed > size)
         throw new ArchiveError(`the archive is damaged: "${e.name}" is truncated`);
       budget.add(e.size);
-      const body = await readZipData(file, dataAt, e);
       if (type === 0o120000) {
-        links.push({ at: rel, target: body.toString('utf8') });
+        if (e.size > MAX_LINK) throw new ArchiveError(`link "${e.name}" is too long`);
+        links.push({ at: rel, target: (await readZipData(file, dataAt, e)).toString('utf8') });
         continue;
       }
       const out = createFile(root, rel, e.unixMode !== undefined ? e.unixMode : 0o644);
-      try {
-        fs.writeSync(out, body);
-      } finally {
-        fs.closeSync(out);
-      }
+      await unpackZipData(file, dataAt, e, out);
       if (e.unixMode === undefined) modeless.push(rel);
       files++;
     }
@@ -131,7 +129,41 @@ export async function extractZip(file: string, root: string, limits: ExtractLimi
   return { files, bytes: budget.bytes, modeless };
 }
 
-/** One entry's bytes, inflated and checked against its size and CRC-32. */
+const MAX_LINK = 4096;
+
+/**
+ * One file entry, streamed into `out` (closed here): read, inflated by zlib on its thread pool (no
+ * entry is ever whole in memory, the gateway's main thread never inflates), stopped the moment it
+ * passes its declared size, checked against its size and CRC-32.
+ */
+async function unpackZipData(file: string, at: number, e: ZipEntry, out: number): Promise<void> {
+  let written = 0;
+  let crc = 0;
+  const check = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      written += chunk.length;
+      if (written > e.size)
+        return done(new ArchiveError(`the archive is damaged: "${e.name}" has the wrong size`));
+      crc = zlib.crc32(chunk, crc);
+      done(null, chunk);
+    },
+  });
+  const source = fs.createReadStream(file, { start: at, end: at + e.compressed - 1 });
+  const sink = fs.createWriteStream('', { fd: out });
+  try {
+    if (e.method === 0) await pipeline(source, check, sink);
+    else await pipeline(source, zlib.createInflateRaw(), check, sink);
+  } catch (err) {
+    if (err instanceof ArchiveError) throw err;
+    throw new ArchiveError(
+      `the archive is damaged: "${e.name}" does not inflate (${(err as Error).message})`,
+    );
+  }
+  if (written !== e.size) throw new ArchiveError(`the archive is damaged: "${e.name}" has the wrong size`);
+  if (crc !== e.crc) throw new ArchiveError(`the archive is damaged: CRC mismatch in "${e.name}"`);
+}
+
+/** A small entry's bytes (a link's target), inflated and checked against its size and CRC-32. */
 async function readZipData(file: string, at: number, e: ZipEntry): Promise<Buffer> {
   const raw = Buffer.alloc(e.compressed);
   const fd = fs.openSync(file, 'r');

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { RegistryInstallPlan } from '../../../shared/ipc/types';
 import { archiveKind, ArchiveError, DEFAULT_LIMITS, extract, type ExtractLimits } from './archive';
 import { fetchLimited } from './download';
+import { checkedInside, removeInside, renameInside } from './folder';
 
 const DOWNLOAD_TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -14,11 +15,15 @@ const DOWNLOAD_TIMEOUT_MS = 10 * 60 * 1000;
 export async function fetchBinary(
   d: NonNullable<RegistryInstallPlan['download']>,
   cmd: string,
-  opts: { allowLoopbackHttp?: boolean; extractLimits?: ExtractLimits },
+  /** `root`: the agents' folder; nothing outside it is written, deleted or renamed. */
+  opts: { root: string; allowLoopbackHttp?: boolean; extractLimits?: ExtractLimits },
 ): Promise<{ sha256: string; size: number; source: string }> {
   const kind = archiveKind(d.url);
+  fs.mkdirSync(opts.root, { recursive: true, mode: 0o700 });
+  checkedInside(opts.root, d.folder);
   const parent = path.dirname(d.folder);
   fs.mkdirSync(parent, { recursive: true, mode: 0o700 });
+  checkedInside(opts.root, parent);
   const tag = randomUUID().slice(0, 8);
   const archive = path.join(parent, `.download-${tag}`);
   const staging = path.join(parent, `.staging-${tag}`);
@@ -31,16 +36,16 @@ export async function fetchBinary(
     });
     const unpacked = await extract(archive, kind, staging, opts.extractLimits ?? DEFAULT_LIMITS);
     checkCmd(staging, cmd, unpacked.modeless);
-    fs.rmSync(d.folder, { recursive: true, force: true });
-    fs.renameSync(staging, d.folder);
+    removeInside(opts.root, d.folder);
+    renameInside(opts.root, staging, d.folder);
     return {
       sha256: got.sha256,
       size: got.size,
       source: got.finalUrl === d.url ? d.url : `${d.url} → ${got.finalUrl}`,
     };
   } finally {
-    fs.rmSync(archive, { force: true });
-    fs.rmSync(staging, { recursive: true, force: true });
+    removeInside(opts.root, archive);
+    removeInside(opts.root, staging);
   }
 }
 

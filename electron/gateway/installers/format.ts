@@ -3,6 +3,7 @@
 // that could act as flags refused, unknown distribution kinds and platforms ignored. One bad entry
 // is skipped (and counted); it never hides the others.
 import { z } from 'zod';
+import { SEMVER } from './folder';
 
 export const PLATFORMS = [
   'darwin-aarch64',
@@ -63,7 +64,8 @@ const entrySchema = z.object({
     .max(64)
     .regex(/^[a-z][a-z0-9-]*$/),
   name: text(200).min(1),
-  version: text(64).regex(/^[0-9]+\.[0-9]+\.[0-9]+/),
+  // Strict semver: the version names a folder, so nothing but semver (issue 29.4).
+  version: text(64).regex(SEMVER),
   description: text(2000).min(1),
   repository: text(2048).optional(),
   authors: z.array(text(200)).max(50).optional(),

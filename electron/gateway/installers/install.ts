@@ -28,6 +28,7 @@ import { DownloadError } from './download';
 import { currentPlatform, distributionsOf, type RegistryEntry } from './format';
 import { createIndexSource, type Listing } from './index-source';
 import { createInstallStore } from './install-store';
+import { removeInside, SEMVER } from './folder';
 
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 512 * 1024 * 1024;
 /** npx and uvx fetch the package on first start: give them time. */
@@ -114,6 +115,12 @@ export function createAcpRegistry(deps: RegistryDeps) {
     if (distribution === 'binary') {
       const target = entry.binary![platform!]!;
       const folder = path.join(agentsDir, entry.id, entry.version);
+      // The index is checked (strict semver, id pattern); this holds whatever reaches here.
+      if (!SEMVER.test(entry.version) || path.dirname(path.dirname(folder)) !== agentsDir)
+        throw new GatewayError(
+          'invalid_argument',
+          `refused: registry version "${entry.version}" is not strict semver`,
+        );
       return {
         ...base,
         distribution,
@@ -221,6 +228,7 @@ export function createAcpRegistry(deps: RegistryDeps) {
       try {
         if (p.distribution === 'binary')
           fetched = await fetchBinary(p.download!, entry.binary![platform!]!.cmd, {
+            root: agentsDir,
             ...(deps.allowLoopbackHttp ? { allowLoopbackHttp: true } : {}),
             ...(deps.extractLimits ? { extractLimits: deps.extractLimits } : {}),
           });
@@ -244,11 +252,11 @@ export function createAcpRegistry(deps: RegistryDeps) {
         });
         // An update replaces the previous version's folder.
         if (previous?.installDir && previous.installDir !== p.download?.folder)
-          fs.rmSync(previous.installDir, { recursive: true, force: true });
+          removeInside(agentsDir, previous.installDir);
         return saved;
       } catch (err) {
         if (fetched && previous?.installDir !== p.download?.folder)
-          fs.rmSync(p.download!.folder, { recursive: true, force: true });
+          removeInside(agentsDir, p.download!.folder);
         throw installError(entry, err, p);
       }
     },
@@ -263,8 +271,16 @@ export function createAcpRegistry(deps: RegistryDeps) {
       const record = installs.get(profileId);
       if (!record) return;
       installs.remove(profileId);
-      if (record.installDir && record.installDir.startsWith(agentsDir + path.sep))
-        fs.rmSync(record.installDir, { recursive: true, force: true });
+      // A record is data: its folder is deleted only when it lies inside the agents' folder.
+      if (record.installDir) {
+        try {
+          removeInside(agentsDir, record.installDir);
+        } catch (err) {
+          deps.logger.warn('acp registry: an install record points outside the agents folder', {
+            error: String(err),
+          });
+        }
+      }
     },
   };
 

@@ -23,7 +23,6 @@ import { systemNote } from '../runtime/system-note';
 import type { SessionStore } from '../sessions/store';
 import { oneLine } from '../state/record-input';
 import type { ToolRegistry } from '../tools/registry';
-import type { Consent } from '../trust/consent';
 import type { Logger, NoticeQueue, Sessions, ToolCallRecord } from '../types';
 import type { Credential, CredentialStore } from './credentials';
 import { listenMcp, MCP_HOST, MCP_PATH, type McpHttp } from './http';
@@ -50,7 +49,12 @@ export interface McpDeps {
    */
   owns(sessionKey: string): boolean;
   /** The person's say on a credential wider than `tree` (issue 29.3); absent: trusted code. */
-  confirm?: Consent['confirm'];
+  confirm?: (question: {
+    kind: 'credential';
+    title: string;
+    command: { program: string; args: string[] };
+    sessionKey: string;
+  }) => Promise<void>;
 }
 
 /** A credential as `mcp.list` shows it (the contract's fields, plus kind and the port it was issued for). */

@@ -71,8 +71,12 @@ async function stream(res: ServerResponse, model: string, r: Reply): Promise<voi
   res.write(frame('message_start', { message: message(model, [], null) }));
   if (r.kind === 'text') {
     res.write(frame('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }));
-    const finished = await writeHeld(res, r.text, r.gate, (text) =>
-      res.write(frame('content_block_delta', { index: 0, delta: { type: 'text_delta', text } })),
+    const finished = await writeHeld(
+      res,
+      r.text,
+      r.gate,
+      (text) => res.write(frame('content_block_delta', { index: 0, delta: { type: 'text_delta', text } })),
+      r.paced,
     );
     if (!finished) return;
   } else {

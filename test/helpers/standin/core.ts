@@ -64,11 +64,20 @@ export const inside = (g: Gate): GateInside => (g as unknown as Record<symbol, G
  * `stand-in: tool <name> not offered (offered: …)`, so a test sees why in the transcript.
  */
 export type Step =
-  { text: string; gate?: Gate } | { call: string; input?: Record<string, unknown> } | ((turn: Turn) => Step);
+  | { text: string; gate?: Gate }
+  | ({ paced: true } & Paced)
+  | { call: string; input?: Record<string, unknown> }
+  | ((turn: Turn) => Step);
+
+/** A text streamed in these pieces, one every `everyMs` (a model writing at its own pace). */
+export interface Paced {
+  chunks: string[];
+  everyMs: number;
+}
 
 /** A resolved reply, ready for an API's writer. */
 export type Reply =
-  | { kind: 'text'; text: string; gate?: Gate }
+  | { kind: 'text'; text: string; gate?: Gate; paced?: Paced }
   | { kind: 'call'; id: string; name: string; input: Record<string, unknown> };
 
 export interface StandInOptions {
@@ -102,6 +111,7 @@ function resolveStep(step: Step, turn: Turn): Reply {
   const s = typeof step === 'function' ? step(turn) : step;
   if (typeof s === 'function') return resolveStep(s, turn);
   if ('text' in s) return { kind: 'text', text: s.text, gate: s.gate };
+  if ('paced' in s) return { kind: 'text', text: s.chunks.join(''), paced: s };
   const name = turn.tools.find((t) => t === s.call || t.endsWith(`_${s.call}`));
   if (!name)
     return { kind: 'text', text: `stand-in: tool ${s.call} not offered (offered: ${turn.tools.join(', ')})` };
@@ -193,7 +203,16 @@ export async function writeHeld(
   text: string,
   g: Gate | undefined,
   write: (part: string) => void,
+  paced?: Paced,
 ): Promise<boolean> {
+  if (paced) {
+    for (const chunk of paced.chunks) {
+      if (res.destroyed) return false;
+      write(chunk);
+      await new Promise((resolve) => setTimeout(resolve, paced.everyMs));
+    }
+    return !res.destroyed;
+  }
   if (!g) {
     write(text);
     return true;

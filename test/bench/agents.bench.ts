@@ -1,0 +1,200 @@
+// Real agents benchmark (issue 28): ten real Claude Code agents (claude-code-acp, pinned in
+// test/tools/install.ts) stream their answers from the Anthropic stand-in at the same time, and a
+// browser-mode WebSocket client — the renderer's transport — receives the pushes.
+//   * Added latency, agent update → push: each streamed piece carries a marker «n»; a relay in
+//     front of each agent notes when the line carrying it left the agent for Sightline, and the
+//     client notes when the push carrying it arrived. p50 / p95 / max over every marker. Goal:
+//     p95 ≤ 16 ms (the push bridge sends at most one batch per 16 ms).
+//   * Memory Sightline adds per live agent session: the gateway process's RSS and heap (after a
+//     full GC) with ten agent sessions live and idle, minus before they started, divided by ten.
+//     The agents' own processes are not in it. Goal: ≤ 2 MB.
+import childProcess, { type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import WebSocket from 'ws';
+import { createGateway } from '../../electron/gateway/index';
+import { startWebServer } from '../../electron/web/server';
+import type { PushBatch } from '../../shared/ipc/types';
+import { startAnthropicStandIn } from '../helpers/standin';
+import { ACP_AGENTS, ensureTool } from '../tools/install';
+import type { BenchResult } from './run';
+
+const AGENTS = 10;
+const PIECES = 100;
+const EVERY_MS = 30;
+const MAIN = 'agent:main:main';
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+const memory = () => {
+  for (let i = 0; i < 3; i++) gc();
+  const m = process.memoryUsage();
+  return { rss: m.rss, heap: m.heapUsed + m.external + m.arrayBuffers };
+};
+const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 100) / 100;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+const now = () => performance.timeOrigin + performance.now();
+
+/**
+ * When each marker's bytes reached this process from an agent's stdout: a listener added to every
+ * child the gateway spawns (before the gateway's own), so the split between the way to Sightline
+ * (pipe, scheduler) and Sightline's own part (parse, live output, push bridge, WebSocket) shows.
+ */
+function watchArrivals(arrived: Map<string, number>): () => void {
+  const spawn = childProcess.spawn;
+  childProcess.spawn = ((...args: Parameters<typeof spawn>) => {
+    const child = spawn(...args) as ChildProcess;
+    child.stdout?.on('data', (data: Buffer) => {
+      const at = now();
+      for (const found of data.toString('utf8').match(/«\d+»/g) ?? []) arrived.set(found.slice(1, -1), at);
+    });
+    return child;
+  }) as typeof spawn;
+  syncBuiltinESMExports();
+  return () => {
+    childProcess.spawn = spawn;
+    syncBuiltinESMExports();
+  };
+}
+
+async function until(what: string, ok: () => boolean, ms = 180_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+export async function run(): Promise<BenchResult> {
+  const spec = ACP_AGENTS.find((a) => a.id === 'claude-code-acp')!;
+  const bin = fs.realpathSync(await ensureTool(spec, spec.pinned));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-agents-'));
+  const marksFile = path.join(dir, 'marks');
+  let marker = 0;
+  const piece = () => `word «${++marker}» `;
+  const model = await startAnthropicStandIn({
+    // Every turn streams its answer: a hundred pieces, one each 30 ms (about 3 s).
+    script: Array.from({ length: 4 * AGENTS }, () => () => ({
+      paced: true as const,
+      chunks: Array.from({ length: PIECES }, piece),
+      everyMs: EVERY_MS,
+    })),
+  });
+  const gw = createGateway({ dataDir: path.join(dir, 'data'), autoStart: false });
+  const server = await startWebServer({ gateway: gw, rendererDir: dir, app: { version: 'bench' } });
+  const received = new Map<string, number>();
+  const arrived = new Map<string, number>();
+  const unwatch = watchArrivals(arrived);
+  const origin = new URL(server.url).origin;
+  const ws = new WebSocket(`${origin.replace('http', 'ws')}/ws?token=${server.token}`, { origin });
+  ws.on('message', (data: Buffer) => {
+    const at = now();
+    const m = JSON.parse(data.toString()) as { type: string; batch?: PushBatch };
+    if (m.type !== 'push') return;
+    for (const e of m.batch!.events)
+      if (e.type === 'run:delta')
+        for (const found of e.text.match(/«\d+»/g) ?? []) received.set(found.slice(1, -1), at);
+  });
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  const figures: Record<string, string | number> = {};
+  try {
+    gw.acp.profiles.save({
+      id: 'claude',
+      name: 'Claude Code',
+      command: process.execPath,
+      args: [path.join(import.meta.dirname, 'agents', 'relay.mjs'), process.execPath, bin],
+      env: {
+        HOME: path.join(dir, 'home'),
+        IS_SANDBOX: '1',
+        ANTHROPIC_BASE_URL: model.url,
+        ANTHROPIC_API_KEY: 'sk-ant-standin',
+        DISABLE_TELEMETRY: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        SIGHTLINE_BENCH_MARKS: marksFile,
+      },
+    });
+    const start = async (i: number) => {
+      const cwd = path.join(dir, `work${i}`);
+      fs.mkdirSync(cwd);
+      return (await gw.sessions.start({ acpProfileId: 'claude', cwd, message: 'Warm up.', parentKey: MAIN }))
+        .key;
+    };
+    // Memory per session as a slope: five live agent sessions, then ten, each measured after a
+    // full GC once their first turn is over; what any first session loads is not counted.
+    const keys: string[] = [];
+    const settled = (n: number) => () =>
+      keys.every((k) => {
+        const runs = gw.runs.list(k);
+        return runs.length >= n && runs.every((r) => r.status === 'idle');
+      });
+    const measured = [];
+    for (const half of [0, 1]) {
+      for (let i = 0; i < AGENTS / 2; i++) keys.push(await start(half * 100 + i));
+      await until('the first turns', settled(1));
+      await gw.runtime.idle();
+      model.requests.length = 0;
+      model.turns.length = 0;
+      await sleep(500);
+      measured.push(memory());
+    }
+    const [five, ten] = measured as [ReturnType<typeof memory>, ReturnType<typeof memory>];
+    const perSession = (ten.rss - five.rss) / (AGENTS / 2);
+    figures['live agent sessions'] = AGENTS;
+    figures['memory Sightline adds per live agent session (RSS, 5 → 10 sessions), MB (goal ≤ 2)'] =
+      mb(perSession);
+    figures['  of it JS heap and buffers, MB'] = mb((ten.heap - five.heap) / (AGENTS / 2));
+
+    // Now all ten stream at once, measured marker by marker.
+    fs.writeFileSync(marksFile, '');
+    const first = marker;
+    for (const key of keys) await gw.human.send(key, 'Stream your answer.');
+    await until('the streamed turns', settled(2));
+    await sleep(200);
+    const sent = new Map(
+      fs
+        .readFileSync(marksFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' ') as [string, string]),
+    );
+    const latencies: number[] = [];
+    const toSightline: number[] = [];
+    const inSightline: number[] = [];
+    for (let n = first + 1; n <= marker; n++) {
+      const s = sent.get(String(n));
+      const a = arrived.get(String(n));
+      const r = received.get(String(n));
+      if (s === undefined || a === undefined || r === undefined) continue;
+      latencies.push(r - Number(s));
+      toSightline.push(a - Number(s));
+      inSightline.push(r - a);
+    }
+    for (const list of [latencies, toSightline, inSightline]) list.sort((a, b) => a - b);
+    const round = (x: number) => Math.round(x * 100) / 100;
+    const p = (list: number[]) =>
+      `${round(pct(list, 0.5))} / ${round(pct(list, 0.95))} / ${round(list.at(-1) ?? NaN)}`;
+    figures['agents streaming at once / pieces each'] = `${AGENTS} / ${PIECES}`;
+    figures['markers streamed / seen at both ends'] = `${marker - first} / ${latencies.length}`;
+    figures['added latency, agent update → push received, p50 / p95 / max ms (goal p95 ≤ 16)'] = p(latencies);
+    figures['  of it: agent stdout → Sightline reads it (pipe, scheduler), ms'] = p(toSightline);
+    figures['  of it: Sightline reads it → push received (parse, live output, push bridge, WebSocket), ms'] =
+      p(inSightline);
+    figures['goals met'] = pct(latencies, 0.95) <= 16 && perSession <= 2 * 1024 * 1024 ? 'yes' : 'NO';
+  } finally {
+    unwatch();
+    ws.close();
+    await server.close();
+    gw.close();
+    await model.close();
+    await sleep(500);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  for (const [k, v] of Object.entries(figures)) console.log(`  ${k}: ${v}`);
+  return { figures };
+}

@@ -1,9 +1,9 @@
 // ACP children through the gateway contract, with the fixture agent as a real process.
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { noticeText } from '../../shared/session-keys';
 import type { GatewayEvent } from '../../electron/gateway/types';
 import { openTestGateway, waitFor, type TestGateway } from '../helpers/gateway';
+import { noticeText } from '../helpers/spec';
 
 const AGENT = path.resolve('test/fixtures/acp-agent/agent.mjs');
 let t: TestGateway;

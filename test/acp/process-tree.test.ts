@@ -7,9 +7,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alive } from '../../electron/gateway/runtime/acp/process-tree';
 import { openTestGateway, tempDir, waitFor, type TestGateway } from '../helpers/gateway';
+import { MAIN } from '../helpers/spec';
 
 const AGENT = path.resolve('test/fixtures/acp-agent/agent.mjs');
-const MAIN = 'agent:main:main';
 let t: TestGateway | undefined;
 let folders: string[] = [];
 afterEach(() => {

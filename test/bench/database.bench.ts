@@ -7,8 +7,8 @@ import path from 'node:path';
 import { createGateway } from '../../electron/gateway/index';
 import { quickCheck } from '../../electron/gateway/db/integrity';
 import { openSqlite } from '../../electron/gateway/db/sqlite';
+import { silentLogger } from '../helpers/logger';
 
-const silent = { info() {}, warn() {}, error() {} };
 const ROWS = 50_000;
 const RUNS = 5;
 
@@ -18,7 +18,7 @@ const round = (x: number) => Number(x.toFixed(1));
 export async function run(): Promise<Record<string, string | number>> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-db-'));
   try {
-    const gw = createGateway({ dataDir: dir, autoStart: false, logger: silent });
+    const gw = createGateway({ dataDir: dir, autoStart: false, logger: silentLogger });
     const start = Date.now() - ROWS * 1000;
     const insert = gw.db.prepare(
       `INSERT INTO session_state_events
@@ -55,7 +55,7 @@ export async function run(): Promise<Record<string, string | number>> {
       if (damage.length > 0) throw new Error(`quick_check found damage: ${damage[0]}`);
       if (rows !== ROWS) throw new Error(`${rows} events, not ${ROWS}: the start-up sweep pruned the log`);
       const t1 = performance.now();
-      createGateway({ dataDir: dir, autoStart: false, logger: silent }).close();
+      createGateway({ dataDir: dir, autoStart: false, logger: silentLogger }).close();
       startups.push(performance.now() - t1);
     }
     const check = median(checks);

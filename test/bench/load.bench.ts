@@ -11,7 +11,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { Gateway } from '../../electron/gateway/index';
-import { decodeNoticeContextKey, noticeContextKey, noticeText } from '../../shared/session-keys';
+import { decodeNoticeContextKey } from '../../shared/session-keys';
 import { openBrowser, row, type Browser } from '../e2e/helpers';
 import {
   latencies,
@@ -26,6 +26,7 @@ import {
   type FrameFigures,
   type Harness,
 } from './ui.bench';
+import { contextKeyOf, noticeText } from '../helpers/spec';
 
 export const TARGETS = 1_000;
 export const WATCHERS_PER_TARGET = 3;
@@ -188,7 +189,7 @@ export function checkNotices(gw: Gateway): CheckResult {
   };
   const pendingPairs = new Map<string, number>();
   for (const c of rows) {
-    const ctx = noticeContextKey(c.target_key);
+    const ctx = contextKeyOf(c.target_key);
     const mine = (queues.get(c.watcher_key) ?? []).filter((e) => e.contextKey === ctx);
     if (c.material > c.last_seen) {
       r.pending++;

@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createGateway } from '../../electron/gateway/index';
 import { httpClient, stdioClient } from '../mcp/helpers';
+import { silentLogger } from '../helpers/logger';
 
-const silent = { info() {}, warn() {}, error() {} };
 const EVENTS = 250;
 const WARMUP = 20;
 const ROUNDS = 200;
@@ -31,7 +31,7 @@ async function timed(fn: () => Promise<unknown>, rounds: number): Promise<number
 
 export async function run(): Promise<Record<string, string | number>> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-mcp-'));
-  const gw = createGateway({ dataDir: dir, autoStart: false, logger: silent });
+  const gw = createGateway({ dataDir: dir, autoStart: false, logger: silentLogger });
   const caller = 'agent:main:watcher';
   const target = 'agent:main:subagent:busy';
   gw.sessions.create({ key: caller });

@@ -13,8 +13,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createGateway, type Gateway } from '../../electron/gateway/index';
+import { silentLogger } from '../helpers/logger';
 
-const silent = { info() {}, warn() {}, error() {} };
 const round = (x: number, d = 1) => Number(x.toFixed(d));
 
 function median(fn: () => unknown, n: number): number {
@@ -31,7 +31,7 @@ function median(fn: () => unknown, n: number): number {
 
 function open(): { gw: Gateway; dir: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-profile-'));
-  return { gw: createGateway({ dataDir: dir, autoStart: false, logger: silent }), dir };
+  return { gw: createGateway({ dataDir: dir, autoStart: false, logger: silentLogger }), dir };
 }
 
 function profileChangesSince(): Record<string, number> {

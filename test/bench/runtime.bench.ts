@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createGateway, type Gateway } from '../../electron/gateway/index';
+import { silentLogger } from '../helpers/logger';
 
-const silent = { info() {}, warn() {}, error() {} };
 const SESSIONS = 100;
 const TURNS_PER_SESSION = 20;
 
@@ -17,7 +17,7 @@ function median(xs: number[]): number {
 
 function open(): { gw: Gateway; dir: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-rt-'));
-  const gw = createGateway({ dataDir: dir, autoStart: false, logger: silent });
+  const gw = createGateway({ dataDir: dir, autoStart: false, logger: silentLogger });
   gw.agents.save({ id: 'main', providerSettings: { stepMs: '0', steps: '1' }, heartbeatSeconds: 0 });
   return { gw, dir };
 }

@@ -10,8 +10,8 @@ import { DB_FILE } from '../../electron/gateway/db/open';
 import { openSqlite } from '../../electron/gateway/db/sqlite';
 import type { RecordInput } from '../../electron/gateway/types';
 import type { BenchResult, BenchTable } from './run';
+import { silentLogger } from '../helpers/logger';
 
-const silent = { info() {}, warn() {}, error() {} };
 const round = (x: number, digits = 1) => Number(x.toFixed(digits));
 const fmt = (x: number, digits = 1) => x.toLocaleString('en-US', { maximumFractionDigits: digits });
 
@@ -20,7 +20,7 @@ function tempDir(): string {
 }
 
 function open(dir: string, now: () => number = Date.now): Gateway {
-  return createGateway({ dataDir: dir, now, autoStart: false, logger: silent });
+  return createGateway({ dataDir: dir, now, autoStart: false, logger: silentLogger });
 }
 
 function median(xs: number[]): number {

@@ -20,8 +20,8 @@ import { startWebServer, type WebServer } from '../../electron/web/server';
 import { ensureRenderer, openBrowser, RENDERER_DIR, row, sel, tmpDir, type Browser } from '../e2e/helpers';
 import { measurePaint, type PaintFigures } from './paint';
 import type { BenchResult, BenchTable } from './run';
+import { silentLogger } from '../helpers/logger';
 
-export const silent = { info() {}, warn() {}, error() {} };
 export const round = (x: number, digits = 1) => Number(x.toFixed(digits));
 
 export function quantile(values: number[], q: number): number {
@@ -41,7 +41,7 @@ export interface Harness {
 export async function startHarness(): Promise<Harness> {
   await ensureRenderer();
   const dataDir = tmpDir('sightline-bench-ui-');
-  const gw = createGateway({ dataDir, autoStart: false, logger: silent });
+  const gw = createGateway({ dataDir, autoStart: false, logger: silentLogger });
   const server = await startWebServer({
     gateway: gw,
     rendererDir: RENDERER_DIR,

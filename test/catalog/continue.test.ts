@@ -1,9 +1,9 @@
 // Continue in Sightline: the upstream CLI is spawned without a shell, and its echo of our text in
 // the upstream transcript is self-echo, not human activity.
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultCatalogRoots } from '../../electron/gateway/catalog';
+import { fakeCli } from '../helpers/fake-cli';
 import { humanTurns, makeHarness, tmpDir, type Harness } from './helpers';
 import {
   CLAUDE_ID,
@@ -22,29 +22,10 @@ afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
-/** A fake CLI: records its argv, appends `row(text)` to the transcript, prints a reply. */
 function binDir(): string {
   const bin = tmpDir('sightline-bin-');
   dirs.push(bin);
   return bin;
-}
-
-function fakeCli(bin: string, name: string, transcript: string, rowOf: string, exitCode = 0): string {
-  const argsFile = path.join(bin, 'args.json');
-  fs.writeFileSync(
-    path.join(bin, name),
-    `#!${process.execPath}
-const fs = require('node:fs');
-const args = process.argv.slice(2);
-fs.writeFileSync(${JSON.stringify(argsFile)}, JSON.stringify(args));
-const text = args[args.length - 1];
-fs.appendFileSync(${JSON.stringify(transcript)}, (${rowOf})(text));
-process.stdout.write('reply from ${name}\\n');
-if (${exitCode}) { process.stderr.write('boom'); process.exit(${exitCode}); }
-`,
-    { mode: 0o755 },
-  );
-  return argsFile;
 }
 
 const claudeRow = `(t) => JSON.stringify({ type: 'user', isSidechain: false, message: { role: 'user', content: t }, timestamp: '2026-03-02T09:14:05.098Z' }) + '\\n'`;
@@ -57,14 +38,10 @@ describe('catalog.continue', () => {
     const bin = binDir();
     h = makeHarness({ env: { PATH: bin } });
     const real = relocate(writeClaude(h.roots.claude), bin);
-    const argsFile = fakeCli(bin, 'claude', real, claudeRow);
+    const cli = fakeCli('claude', { bin, transcript: { file: real, row: claudeRow } });
     const key = h.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID }).key;
     await h.catalog.continue(key, 'please   run the tests');
-    expect(JSON.parse(fs.readFileSync(argsFile, 'utf8'))).toEqual([
-      `--resume=${CLAUDE_ID}`,
-      '-p',
-      'please   run the tests',
-    ]);
+    expect(cli.calls().at(-1)?.args).toEqual([`--resume=${CLAUDE_ID}`, '-p', 'please   run the tests']);
     expect(h.imported.get(key)!.slice(-2)).toEqual([
       { role: 'user', text: 'please   run the tests' },
       { role: 'assistant', text: 'reply from claude' },
@@ -80,16 +57,10 @@ describe('catalog.continue', () => {
     const bin = binDir();
     h = makeHarness({ env: { PATH: bin } });
     const real = relocate(writeCodex(h.roots.codex), bin);
-    const argsFile = fakeCli(bin, 'codex', real, codexRow);
+    const cli = fakeCli('codex', { bin, transcript: { file: real, row: codexRow } });
     const key = h.catalog.adopt({ provider: 'codex', threadId: CODEX_ID }).key;
     await h.catalog.continue(key, '--help me');
-    expect(JSON.parse(fs.readFileSync(argsFile, 'utf8'))).toEqual([
-      'exec',
-      'resume',
-      '--',
-      CODEX_ID,
-      '--help me',
-    ]);
+    expect(cli.calls().at(-1)?.args).toEqual(['exec', 'resume', '--', CODEX_ID, '--help me']);
     fs.appendFileSync(real, codexUserMessage('and from the terminal'));
     await h.catalog.tick();
     expect(humanTurns(h.events, key)).toEqual({ events: 1, turns: 1 });
@@ -112,7 +83,7 @@ describe('catalog.continue', () => {
     const bin = binDir();
     h = makeHarness({ env: { PATH: bin } });
     const real = relocate(writeClaude(h.roots.claude), bin);
-    fakeCli(bin, 'claude', real, claudeRow, 3);
+    fakeCli('claude', { bin, transcript: { file: real, row: claudeRow }, exitCode: 3 });
     const key = h.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID }).key;
     await expect(h.catalog.continue(key, 'hi')).rejects.toThrow('"claude" exited with code 3: boom');
     await expect(h.catalog.continue('agent:main:main', 'hi')).rejects.toThrow(

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCatalog } from '../../electron/gateway/catalog';
 import type { SessionState } from '../../electron/gateway/types';
 import { catalogNodes, humanTurns, makeHarness, rng, type Harness } from './helpers';
+import { silentLogger } from '../helpers/logger';
 
 const REAL = path.resolve(__dirname, '../fixtures/corpora/real');
 
@@ -52,7 +53,7 @@ function listingCatalog(harness: Harness, roots: Harness['roots']) {
     state: { record: unused, registerWatch: unused } as unknown as SessionState,
     now: () => 0,
     roots,
-    logger: { info() {}, warn() {}, error() {} },
+    logger: silentLogger,
     importTranscript: unused,
   });
 }

@@ -18,6 +18,7 @@ import {
   writeCodex,
   writePi,
 } from './fixtures';
+import { silentLogger } from '../helpers/logger';
 
 const OC_ID = 'ses_3f9a2c1d7ffe4Xq1Lm4Np8Rs2T';
 let gw: Gateway | undefined;
@@ -83,7 +84,7 @@ it('adopt one session per provider, detect upstream human turns and deleted sour
     dataDir: path.join(dir, 'data'),
     autoStart: false,
     catalogRoots: roots,
-    logger: { info() {}, warn() {}, error() {} },
+    logger: silentLogger,
   });
   const listed = gw.catalog.list();
   expect(listed.map((e) => `${e.provider}:${e.threadId}`).sort()).toEqual(

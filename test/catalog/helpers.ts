@@ -24,6 +24,7 @@ import type {
   Sessions,
   StateEvent,
 } from '../../electron/gateway/types';
+import { silentLogger } from '../helpers/logger';
 
 export interface Recorded extends RecordInput {
   sequence: number;
@@ -142,7 +143,7 @@ export function makeHarness(opts: HarnessOptions = {}): Harness {
     state,
     now: () => clock.t,
     roots: { ...roots, ...opts.roots },
-    logger: { info() {}, warn() {}, error() {} },
+    logger: silentLogger,
     importTranscript(key, messages) {
       imported.set(key, [
         ...(imported.get(key) ?? []),
@@ -193,7 +194,7 @@ export function catalogNodes(db: Db, now: () => number): NodesService {
     db,
     now,
     scheduler: realScheduler,
-    logger: { info() {}, warn() {}, error() {} },
+    logger: silentLogger,
     emit() {},
     launch: { sshCommand: ['ssh'] },
     helloTimeoutMs: 20_000,

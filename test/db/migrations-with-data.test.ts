@@ -14,6 +14,7 @@ import { applyPragmas, DB_FILE } from '../../electron/gateway/db/open';
 import { openSqlite, type Db } from '../../electron/gateway/db/sqlite';
 import { collectingLogger } from '../helpers/logger';
 import { tempDir } from '../helpers/temp';
+import { MAIN } from '../helpers/spec';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -30,7 +31,6 @@ function openAt(version: number): { db: Db; dir: string } {
 }
 
 const T = 1_764_000_000_000; // a December 2025 afternoon, in ms
-const MAIN = 'agent:main:main';
 const WORKER = 'agent:main:subagent:7f3a';
 const ADOPTED = 'agent:main:adopted:claude:0b9c2e4a';
 const run = (db: Db, sql: string, ...params: unknown[]) => db.prepare(sql).run(...params);
@@ -394,11 +394,19 @@ const CHECKS: Record<number, (db: Db) => void> = {
     );
     run(db, `INSERT INTO ui_session_seen VALUES (?, 1)`, WORKER);
   },
+  17: (db) => {
+    // Credentials and profiles from before reach existed keep their old meaning.
+    expect(one(db, `SELECT reach FROM mcp_credentials WHERE id = 'cred-1'`)).toEqual({ reach: 'tree' });
+    expect(one(db, `SELECT reach FROM acp_profiles WHERE id = 'claude'`)).toEqual({ reach: 'agent' });
+  },
 };
 
 describe('every migration on a database with data', () => {
   it('has its own check here', () => {
-    expect(Object.keys(CHECKS).map(Number)).toEqual(MIGRATIONS.map((m) => m.version));
+    expect(
+      Object.keys(CHECKS).map(Number),
+      'a new migration adds its entry to CHECKS (and its rows to fill) in this file',
+    ).toEqual(MIGRATIONS.map((m) => m.version));
   });
 
   for (const m of MIGRATIONS) {

@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { noticeText } from '../../shared/session-keys';
 import { claudeAssistant, writeClaude, writeCodex } from '../catalog/fixtures';
 import { line } from '../catalog/helpers';
 import { ensureRenderer, openBrowser, screenshot, startApp, type App, type Browser } from './helpers';
+import { noticeText } from '../helpers/spec';
 
 let app: App;
 let browser: Browser & { errors: string[] };

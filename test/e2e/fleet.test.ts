@@ -2,9 +2,9 @@
 // the coordinator → it reconciles; cancelling a worker; catalog and settings. Saves screenshots.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { noticeText } from '../../shared/session-keys';
 import { writeClaude } from '../catalog/fixtures';
 import { ensureRenderer, openBrowser, row, screenshot, startApp, type App, type Browser } from './helpers';
+import { noticeText } from '../helpers/spec';
 
 const COORDINATOR = 'agent:demo:main';
 let app: App;

@@ -6,7 +6,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { noticeText } from '../../shared/session-keys';
 import { claudeCommand, codexCommands } from '../../shared/mcp-commands';
 import { httpClient } from '../mcp/helpers';
 import { waitFor } from '../helpers/poll';
@@ -20,9 +19,9 @@ import {
   type App,
   type Browser,
 } from './helpers';
+import { MAIN, noticeText } from '../helpers/spec';
 
 const AGENT = path.join(ROOT, 'test/fixtures/acp-agent/agent.mjs');
-const MAIN = 'agent:main:main';
 
 let app: App;
 let browser: Browser & { errors: string[] };

@@ -19,8 +19,8 @@ import {
   type App,
   type Browser,
 } from './helpers';
+import { MAIN } from '../helpers/spec';
 
-const MAIN = 'agent:main:main';
 let app: App;
 let registry: RegistryServer;
 let browser: Browser & { errors: string[] };

@@ -8,8 +8,8 @@ import type { Page } from 'playwright-core';
 import { CLAUDE_ID, relocate, writeClaude } from '../catalog/fixtures';
 import { fakeCli } from '../trust/helpers';
 import { ensureRenderer, openBrowser, row, screenshot, startApp, type App, type Browser } from './helpers';
+import { MAIN } from '../helpers/spec';
 
-const MAIN = 'agent:main:main';
 let app: App;
 let browser: Browser & { errors: string[] };
 let page: Page;

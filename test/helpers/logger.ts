@@ -15,3 +15,6 @@ export function collectingLogger(lines: LogLine[] = []): Logger & { lines: LogLi
     error: (msg, fields) => void lines.push({ level: 'error', msg, ...(fields ? { fields } : {}) }),
   };
 }
+
+/** A logger that drops every line: for workers and benchmarks whose logs nobody reads. */
+export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

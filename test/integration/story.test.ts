@@ -1,8 +1,8 @@
 // The runtime's full story through the contract: spawn → human steps in → one notice → wake →
 // the coordinator reconciles with the right changesSince; cancelled and timed-out workers.
 import { afterEach, describe, expect, it } from 'vitest';
-import { noticeText } from '../../shared/session-keys';
 import { openTestGateway, waitFor, type TestGateway, spawnEdge } from '../helpers/gateway';
+import { noticeText } from '../helpers/spec';
 
 let t: TestGateway;
 afterEach(() => t?.cleanup());

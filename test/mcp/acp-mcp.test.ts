@@ -5,12 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { noticeText } from '../../shared/session-keys';
 import { SYSTEM_NOTE_CLOSE, SYSTEM_NOTE_OPEN } from '../../electron/gateway/runtime/system-note';
 import { openTestGateway, tempDir, waitFor, type TestGateway } from '../helpers/gateway';
+import { MAIN, noticeText } from '../helpers/spec';
 
 const AGENT = path.resolve('test/fixtures/acp-agent/agent.mjs');
-const MAIN = 'agent:main:main';
 const OTHER = 'agent:main:other';
 let t: TestGateway;
 afterEach(() => t?.cleanup());

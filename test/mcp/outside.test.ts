@@ -4,10 +4,10 @@
 // port when free, same secret), and when the port had to change the list says so.
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { noticeText } from '../../shared/session-keys';
 import { systemNote } from '../../electron/gateway/runtime/system-note';
 import { openTestGateway, type TestGateway } from '../helpers/gateway';
 import { httpClient, texts, type McpTestClient } from './helpers';
+import { noticeText } from '../helpers/spec';
 
 const TERMINAL = 'agent:main:adopted:claude:11111111-2222-4333-8444-555555555555';
 const OTHER = 'agent:main:other';

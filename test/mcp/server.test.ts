@@ -4,8 +4,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTestGateway, type TestGateway } from '../helpers/gateway';
 import { httpClient, stdioClient, texts, type McpTestClient } from './helpers';
+import { MAIN } from '../helpers/spec';
 
-const MAIN = 'agent:main:main';
 const WORKER = 'agent:main:worker';
 const OTHER = 'agent:main:other';
 /** The SDK's StreamableHTTPError for our 401 answer. */

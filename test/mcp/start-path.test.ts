@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTestGateway, tempDir, waitFor, type TestGateway } from '../helpers/gateway';
+import { MAIN } from '../helpers/spec';
 
 const AGENT = path.resolve('test/fixtures/acp-agent/agent.mjs');
-const MAIN = 'agent:main:main';
 let t: TestGateway;
 let folders: string[] = [];
 afterEach(() => {

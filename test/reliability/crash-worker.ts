@@ -15,6 +15,7 @@ import { createGateway } from '../../electron/gateway';
 import { createPruner, RETENTION_MS } from '../../electron/gateway/state/prune';
 import { decodeNoticeContextKey } from '../../shared/session-keys';
 import { CLAUDE_ID, claudeUser } from '../catalog/fixtures';
+import { silentLogger } from '../helpers/logger';
 
 export const WATCHERS = ['agent:main:main', 'agent:main:boss1', 'agent:main:boss2'];
 export const GHOST = 'agent:main:ghost';
@@ -45,13 +46,12 @@ async function main(dir: string, root: string, seed: number, clockStart: number)
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   let t = clockStart;
   const now = () => t;
-  const silent = { info() {}, warn() {}, error() {} };
   const empty = path.join(root, '..', 'none');
   const gw = createGateway({
     dataDir: dir,
     now,
     autoStart: false,
-    logger: silent,
+    logger: silentLogger,
     catalogRoots: { claude: root, codex: empty, opencode: empty, pi: empty },
   });
   const nextSeq = () =>

@@ -13,11 +13,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../electron/gateway';
-import { noticeContextKey, noticeText } from '../../shared/session-keys';
 import { writeClaude } from '../catalog/fixtures';
 import { collectingLogger, tempDir } from '../helpers/gateway';
 import { bundleWorker, workerEnv } from '../helpers/worker';
 import { GHOST, ROW_CAP } from './crash-worker';
+import { contextKeyOf, noticeText } from '../helpers/spec';
 
 const LONG = process.env.SIGHTLINE_LONG === '1';
 const KILLS = LONG ? 300 : 50;
@@ -176,12 +176,10 @@ function check(gw: Gateway, model: Model): number {
     expect(c.last_seen).toBeLessThanOrEqual(c.notified);
     expect(c.notified).toBeLessThanOrEqual(c.material);
     expect(c.material).toBeLessThanOrEqual(heads.get(c.target_key)?.last_sequence ?? 0);
-    const queued = gw.notices
-      .peek(c.watcher_key)
-      .filter((e) => e.contextKey === noticeContextKey(c.target_key));
+    const queued = gw.notices.peek(c.watcher_key).filter((e) => e.contextKey === contextKeyOf(c.target_key));
     if (c.material > c.last_seen && gw.sessions.get(c.watcher_key)) {
       expect(queued).toEqual([
-        { text: noticeText(c.target_key, c.last_seen), contextKey: noticeContextKey(c.target_key) },
+        { text: noticeText(c.target_key, c.last_seen), contextKey: contextKeyOf(c.target_key) },
       ]);
       expect(c.notified).toBe(c.material); // the sweep re-froze N at M
       pending++;

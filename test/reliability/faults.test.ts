@@ -11,7 +11,6 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../../electron/gateway';
-import { noticeContextKey, noticeText } from '../../shared/session-keys';
 import { openTestGateway, waitFor, type TestGateway } from '../helpers/gateway';
 import {
   OA_DONE,
@@ -23,10 +22,10 @@ import {
   startWireServer,
   type WireServer,
 } from '../providers/wire-server';
+import { contextKeyOf, MAIN, noticeText } from '../helpers/spec';
 
 const LONG = process.env.SIGHTLINE_LONG === '1';
 const ROUNDS = LONG ? 20 : 3;
-const MAIN = 'agent:main:main';
 const CHILD = 'agent:main:subagent:c';
 const OBSERVER = 'agent:main:observer';
 
@@ -132,7 +131,7 @@ function expectRecovered(gw: Gateway): void {
   expect(gw.state.cursor(OBSERVER, CHILD)?.material).toBe(top + 1);
   expect(gw.notices.peek(OBSERVER)).toContainEqual({
     text: noticeText(CHILD, lastSeen),
-    contextKey: noticeContextKey(CHILD),
+    contextKey: contextKeyOf(CHILD),
   });
   headsMatchEvents(gw);
 }

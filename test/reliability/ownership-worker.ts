@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import readline from 'node:readline';
 import { createGateway, NotOwnerError, type Gateway } from '../../electron/gateway';
 import { decodeNoticeContextKey, isMainKey } from '../../shared/session-keys';
+import { silentLogger } from '../helpers/logger';
 
 interface Load {
   /** Append to a random target every tick (with fan-out to every watcher). */
@@ -56,11 +57,10 @@ function audit(gw: Gateway): void {
 
 function main(dir: string, empty: string): void {
   setTimeout(() => process.exit(3), 600_000).unref();
-  const silent = { info() {}, warn() {}, error() {} };
   const gw = createGateway({
     dataDir: dir,
     autoStart: true,
-    logger: silent,
+    logger: silentLogger,
     catalogRoots: { claude: empty, codex: empty, opencode: empty, pi: empty },
   });
   audit(gw);

@@ -18,8 +18,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openSqlite } from '../../electron/gateway/db/sqlite';
 import type { Db } from '../../electron/gateway/db/sqlite';
 import { lockPath } from '../../electron/gateway/ownership/lock';
-import { noticeContextKey, noticeText } from '../../shared/session-keys';
 import { tempDir } from '../helpers/gateway';
+import { contextKeyOf, noticeText } from '../helpers/spec';
 
 const KILLS = 20;
 const FENCED_ROUNDS = new Set([5, 10, 15, 20]);
@@ -237,7 +237,7 @@ it(
     const l0 = await b.cmd<number>('watch', WB, TARGETS[0]!);
     initial.set(pair(WB, TARGETS[0]!), l0);
     const notice = (l: number) => [
-      { text: noticeText(TARGETS[0]!, l), contextKey: noticeContextKey(TARGETS[0]!) },
+      { text: noticeText(TARGETS[0]!, l), contextKey: contextKeyOf(TARGETS[0]!) },
     ];
     const s1 = await a.cmd<number>('append', TARGETS[0]!);
     const first = await until('the notice in B', 2500, async () => {
@@ -370,13 +370,13 @@ it(
         (d) =>
           d.queues
             .find((q) => q.sessionKey === c.watcher_key)
-            ?.entries.filter((e) => e.contextKey === noticeContextKey(c.target_key)) ?? [],
+            ?.entries.filter((e) => e.contextKey === contextKeyOf(c.target_key)) ?? [],
       );
       const holder = dumps.findIndex((d) => d.held.includes(c.watcher_key));
       expect(holder, `${c.watcher_key} is held by a live gateway`).toBeGreaterThanOrEqual(0);
       const expected =
         c.material > c.last_seen
-          ? [{ text: noticeText(c.target_key, c.last_seen), contextKey: noticeContextKey(c.target_key) }]
+          ? [{ text: noticeText(c.target_key, c.last_seen), contextKey: contextKeyOf(c.target_key) }]
           : [];
       if (expected.length) pendingChecked++;
       expect(queued[holder]).toEqual(expected);

@@ -5,6 +5,7 @@
 // Usage (bundled by the test): SIGHTLINE_SPAWN_CRASH=1 node spawn-crash-worker.cjs <dataDir> <native|acp> <table|none> <agent.mjs>
 import fs from 'node:fs';
 import { createGateway } from '../../electron/gateway';
+import { silentLogger } from '../helpers/logger';
 
 const [dataDir, runtime, table, agentScript] = process.argv.slice(2);
 if (process.env.SIGHTLINE_SPAWN_CRASH === '1' && dataDir && runtime && table && agentScript)
@@ -16,8 +17,7 @@ function die(): never {
 }
 
 async function main(dir: string, rt: string, crashAfter: string, agent: string) {
-  const quiet = { info() {}, warn() {}, error() {} };
-  const gw = createGateway({ dataDir: dir, autoStart: false, logger: quiet });
+  const gw = createGateway({ dataDir: dir, autoStart: false, logger: silentLogger });
   // The first turn must not get anywhere before the kill: the scripted model pauses a minute.
   gw.agents.save({ id: 'main', providerSettings: { stepMs: '60000', steps: '1' } });
   gw.acp.profiles.save({

@@ -10,11 +10,11 @@ import { createGateway, type Gateway } from '../../electron/gateway';
 import { collectingLogger } from '../helpers/logger';
 import { tempDir } from '../helpers/temp';
 import { bundleWorker, workerEnv } from '../helpers/worker';
+import { MAIN } from '../helpers/spec';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
 const AGENT = path.join(root, 'test', 'fixtures', 'acp-agent', 'agent.mjs');
-const MAIN = 'agent:main:main';
 
 let gw: Gateway | undefined;
 let workDir: string;

@@ -4,12 +4,11 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway } from '../../electron/gateway';
-import { noticeText } from '../../shared/session-keys';
 import { echoRunner } from '../fixtures/echo-runner';
 import { collectingLogger } from '../helpers/logger';
 import { tempDir } from '../helpers/temp';
+import { MAIN, noticeText } from '../helpers/spec';
 
-const MAIN = 'agent:main:main';
 let gw: Gateway;
 let dir: string;
 afterEach(() => {

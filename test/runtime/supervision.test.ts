@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApiHandlers } from '../../electron/gateway/api/handlers';
 import type { Gateway } from '../../electron/gateway';
 import type { GatewayEvent, SessionStatus } from '../../shared/ipc';
-import { noticeText } from '../../shared/session-keys';
 import { openTestGateway, spawnEdge, waitFor, type TestGateway } from '../helpers/gateway';
+import { noticeText } from '../helpers/spec';
 
 const AGENT = path.resolve('test/fixtures/acp-agent/agent.mjs');
 const APP = { name: 'Sightline', version: 't', mode: 'web' as const, dataDir: '/tmp' };

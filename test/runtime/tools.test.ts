@@ -1,8 +1,8 @@
 // The runtime's agent tools through gateway.tools.call: exact errors, watched semantics, paging,
 // goals with the spec's summaries and the parent as a producer watcher.
 import { afterEach, describe, expect, it } from 'vitest';
-import { noticeText } from '../../shared/session-keys';
 import { openTestGateway, type TestGateway, spawnEdge } from '../helpers/gateway';
+import { noticeText } from '../helpers/spec';
 
 let t: TestGateway;
 afterEach(async () => {

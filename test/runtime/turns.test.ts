@@ -1,8 +1,8 @@
 // Turns, compaction and the heartbeat.
 import { afterEach, describe, expect, it } from 'vitest';
-import { noticeContextKey, noticeText } from '../../shared/session-keys';
 import { WAKE_TURN_GRACE_MS } from '../../electron/gateway/runtime/wake';
 import { FakeClock, openTestGateway, waitFor, type TestGateway, spawnEdge } from '../helpers/gateway';
+import { contextKeyOf, noticeText } from '../helpers/spec';
 
 let t: TestGateway;
 afterEach(async () => {
@@ -90,7 +90,7 @@ describe('turns', () => {
     expect(
       gw.notices
         .peek('agent:main:main')
-        .filter((e) => e.contextKey === noticeContextKey('agent:main:subagent:hb')),
+        .filter((e) => e.contextKey === contextKeyOf('agent:main:subagent:hb')),
     ).toEqual([]);
   });
 

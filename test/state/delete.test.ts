@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GatewayEvent } from '../../electron/gateway/types';
 import { waitFor } from '../helpers/poll';
 import { count, cursorRows, humanTurn, noticeFor, openHarness, type Harness } from './helpers';
+import { MAIN } from '../helpers/spec';
 
-const MAIN = 'agent:main:main';
 const CHILD = 'agent:main:subagent:child';
 const PEER = 'agent:main:peer';
 const GRANDCHILD = 'agent:main:subagent:grandchild';

@@ -5,14 +5,13 @@ import { createGateway, type Gateway } from '../../electron/gateway/index';
 import type { RecordInput } from '../../electron/gateway/types';
 import { FakeClock } from '../helpers/clock';
 import { collectingLogger } from '../helpers/logger';
+import { T0 } from '../helpers/spec';
 import { tempDir } from '../helpers/temp';
 
 export { FakeClock } from '../helpers/clock';
 export { collectingLogger, type LogLine } from '../helpers/logger';
 
-export const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
-export const HOUR = 60 * 60 * 1000;
-export const DAY = 24 * HOUR;
+export { contextKeyOf, DAY, HOUR, MAIN, noticeFor, noticeText, T0 } from '../helpers/spec';
 
 export interface Harness {
   gw: Gateway;
@@ -47,18 +46,6 @@ export function openHarness(opts: { dir?: string; clock?: FakeClock } = {}): Har
     },
   };
   return h;
-}
-
-/** The lower-case hex of the UTF-8 bytes of a key, as the spec's context key carries it. */
-export function contextKeyOf(target: string): string {
-  return `session-state:${Buffer.from(target, 'utf8').toString('hex')}`;
-}
-
-export function noticeFor(target: string, changesSince: number): { text: string; contextKey: string } {
-  return {
-    text: `Session "${target}" changed (other actor). Reconcile before acting: session_status sessionKey "${target}" changesSince ${changesSince}.`,
-    contextKey: contextKeyOf(target),
-  };
 }
 
 /** A notify-eligible human turn on `sessionKey`. */

@@ -3,8 +3,8 @@
 // "Watches clean themselves up").
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { count, cursorRows, DAY, HOUR, humanTurn, noticeFor, openHarness, T0, type Harness } from './helpers';
+import { MAIN } from '../helpers/spec';
 
-const MAIN = 'agent:main:main';
 const OPS = 'agent:ops:main';
 const CHILD = 'agent:main:subagent:child';
 const OTHER = 'agent:main:subagent:other';

@@ -5,8 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventKind } from '../../electron/gateway/types';
 import { contextKeyOf, count, humanTurn, noticeFor, openHarness, T0, type Harness } from './helpers';
+import { MAIN } from '../helpers/spec';
 
-const MAIN = 'agent:main:main';
 const CHILD = 'agent:main:subagent:child';
 const OTHER = 'agent:main:subagent:other';
 

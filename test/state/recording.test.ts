@@ -3,8 +3,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventKind, RecordInput } from '../../electron/gateway/types';
 import { count, cursorRows, DAY, HOUR, humanTurn, noticeFor, openHarness, T0, type Harness } from './helpers';
+import { MAIN } from '../helpers/spec';
 
-const MAIN = 'agent:main:main';
 const CHILD = 'agent:main:subagent:child';
 
 let h: Harness;

@@ -9,9 +9,9 @@ import { MIGRATIONS } from '../../electron/gateway/db/migrations';
 import { openDatabase } from '../../electron/gateway/db/open';
 import { openSqlite } from '../../electron/gateway/db/sqlite';
 import { lockPath } from '../../electron/gateway/ownership/lock';
-import { noticeContextKey, noticeText } from '../../shared/session-keys';
 import { collectingLogger, tempDir, spawnEdge } from '../helpers/gateway';
 import { httpClient } from '../mcp/helpers';
+import { contextKeyOf, noticeText } from '../helpers/spec';
 
 const open: Gateway[] = [];
 let dir = '';
@@ -37,7 +37,7 @@ const human = (g: Gateway, key = CHILD) =>
   })!;
 const notice = (changesSince: number) => ({
   text: noticeText(CHILD, changesSince),
-  contextKey: noticeContextKey(CHILD),
+  contextKey: contextKeyOf(CHILD),
 });
 const owners = (g: Gateway) =>
   g.db
@@ -108,7 +108,7 @@ describe('several gateways on one database: one owner per session', () => {
     expect(b.state.pollShared()).toBe(1);
     expect(b.notices.peek(BOSS)).toEqual([
       notice(seed),
-      { text: noticeText(CHILD2, seed2), contextKey: noticeContextKey(CHILD2) },
+      { text: noticeText(CHILD2, seed2), contextKey: contextKeyOf(CHILD2) },
     ]);
     expect(b.state.pollShared()).toBe(0);
   });

@@ -4,8 +4,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ToolResult } from '../../electron/gateway/types';
 import { DAY, humanTurn, openHarness, T0, type Harness } from './helpers';
+import { MAIN } from '../helpers/spec';
 
-const MAIN = 'agent:main:main';
 const CHILD = 'agent:main:subagent:child';
 const LEAD = 'agent:main:subagent:lead';
 

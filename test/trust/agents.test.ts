@@ -6,8 +6,8 @@ import { createApiHandlers } from '../../electron/gateway/api/handlers';
 import { CLAUDE_ID, relocate, writeClaude } from '../catalog/fixtures';
 import { openTestGateway, tempDir, waitFor, type TestGateway } from '../helpers/gateway';
 import { AGENT, fakeCli } from './helpers';
+import { MAIN } from '../helpers/spec';
 
-const MAIN = 'agent:main:main';
 let t: TestGateway;
 const restorePath = process.env.PATH;
 afterEach(() => {

@@ -8,8 +8,8 @@ import { createApiHandlers } from '../../electron/gateway/api/handlers';
 import { openTestGateway, waitFor, type TestGateway } from '../helpers/gateway';
 import { httpClient, texts, type McpTestClient } from '../mcp/helpers';
 import { AGENT, recordingPort } from './helpers';
+import { MAIN } from '../helpers/spec';
 
-const MAIN = 'agent:main:main';
 const OUTSIDE = 'agent:main:external:terminal-1';
 const CHILD = 'agent:main:subagent:child1';
 const GRANDCHILD = 'agent:main:subagent:grand1';

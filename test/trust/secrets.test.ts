@@ -14,9 +14,9 @@ import {
   startWireServer,
   type WireServer,
 } from '../providers/wire-server';
+import { MAIN } from '../helpers/spec';
 
 const APP = { name: 'Sightline', version: 't', mode: 'web' as const, dataDir: '' };
-const MAIN = 'agent:main:main';
 const OLD_KEY = 'sk-old-0123456789abcdef';
 const NEW_KEY = 'sk-new-fedcba9876543210';
 

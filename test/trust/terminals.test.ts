@@ -6,8 +6,8 @@ import { TerminalManager } from '../../electron/gateway/runtime/acp/terminals';
 import { probe } from '../acp/helpers';
 import { openTestGateway, tempDir, waitFor, type TestGateway } from '../helpers/gateway';
 import { AGENT, recordingPort } from './helpers';
+import { MAIN } from '../helpers/spec';
 
-const MAIN = 'agent:main:main';
 let t: TestGateway | undefined;
 const cleanups: (() => void)[] = [];
 afterEach(() => {

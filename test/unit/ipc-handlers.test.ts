@@ -16,7 +16,7 @@ import { MAX_EVENT_ROWS, PRUNE_INTERVAL_MS, RETENTION_MS } from '../../electron/
 import { RETENTION } from '../../shared/ipc/limits';
 import type { StateEventRow } from '../../shared/domain';
 import type { RunInfo } from '../../shared/ipc/types';
-import { noticeContextKey, noticeText } from '../../shared/session-keys';
+import { contextKeyOf, noticeText } from '../helpers/spec';
 
 const APP = { name: 'Sightline', version: '1.0.0', mode: 'web' as const, dataDir: '/tmp/x' };
 const unused = (): never => {
@@ -69,7 +69,7 @@ function fakeGateway() {
   };
   const notice = {
     text: noticeText('agent:main:subagent:w', 3),
-    contextKey: noticeContextKey('agent:main:subagent:w'),
+    contextKey: contextKeyOf('agent:main:subagent:w'),
   };
   const run = (status: RunInfo['status'], inputTokens: number, outputTokens: number): RunInfo => ({
     runId: `r-${inputTokens}`,

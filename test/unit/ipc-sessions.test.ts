@@ -6,9 +6,9 @@ import { createApiHandlers } from '../../electron/gateway/api/handlers';
 import type { Envelope } from '../../shared/ipc';
 import type { SessionView } from '../../shared/ipc/types';
 import { openTestGateway, tempDir, waitFor, type TestGateway } from '../helpers/gateway';
+import { MAIN } from '../helpers/spec';
 
 const APP = { name: 'Sightline', version: '0', mode: 'web' as const, dataDir: '/tmp/x' };
-const MAIN = 'agent:main:main';
 let t: TestGateway;
 let dirs: string[] = [];
 afterEach(() => {

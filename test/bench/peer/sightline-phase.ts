@@ -3,21 +3,21 @@
 // The workloads are the reference's, count for count.
 import fs from 'node:fs';
 import { createGateway } from '../../../electron/gateway/index';
+import { silentLogger } from '../../helpers/logger';
 
-const silent = { info() {}, warn() {}, error() {} };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 function phase(name: string, dataDir: string): Record<string, number> {
   if (name === 'sweepRestart') {
     const t0 = performance.now();
-    const gw = createGateway({ dataDir, autoStart: false, logger: silent }); // the sweep runs inside
+    const gw = createGateway({ dataDir, autoStart: false, logger: silentLogger }); // the sweep runs inside
     const openAndSweepMs = performance.now() - t0;
     let noticesRequeued = 0;
     for (let j = 0; j < 50; j++) noticesRequeued += gw.notices.peek(`agent:main:subagent:sw${j}`).length;
     gw.close();
     return { openAndSweepMs, noticesRequeued };
   }
-  const gw = createGateway({ dataDir, autoStart: false, logger: silent });
+  const gw = createGateway({ dataDir, autoStart: false, logger: silentLogger });
   try {
     if (name === 'append') {
       const targets = Array.from({ length: 100 }, (_, i) => `agent:main:subagent:t${i}`);

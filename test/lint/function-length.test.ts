@@ -1,0 +1,157 @@
+// No product function over 80 lines (house rule; issue 27.2), except composition roots that say
+// why. The functions that were longer when the rule got its test are listed below as debt: the
+// list may only shrink. A new long function fails here; a listed one that got short (or moved)
+// fails too, until its line is removed, so the list always tells the truth.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const MAX = 80;
+
+/** Long on purpose: the file says why within a few lines above the function. */
+const COMPOSITION_ROOTS = ['electron/gateway/index.ts#createGateway'];
+
+/** Longer than 80 lines when this test was written: to be split, never to grow in number. */
+const DEBT = [
+  'electron/gateway/runtime/acp/sessions.ts#createAcpSessions',
+  'electron/gateway/nodes/service.ts#createNodes',
+  'electron/gateway/state/session-state.ts#createStateCore',
+  'electron/gateway/mcp/index.ts#createMcp',
+  'electron/gateway/api/handlers.ts#createApiHandlers',
+  'electron/gateway/installers/install.ts#createAcpRegistry',
+  'electron/gateway/catalog/index.ts#createCatalog',
+  'electron/node/service.ts#createNodeService',
+  'electron/gateway/catalog/remote.ts#createRemoteCatalog',
+  'electron/gateway/state/log-cache.ts#createLogCache',
+  'electron/gateway/state/repo.ts#createStateRepo',
+  'electron/gateway/catalog/monitor.ts#createMonitor',
+  'electron/gateway/catalog/remote-check.ts#createRemoteCheck',
+  'electron/gateway/catalog/remote-check.ts#check',
+  'electron/gateway/ownership/index.ts#createOwnership',
+  'renderer/src/features/start/NewSessionDialog.tsx#NewSessionDialog',
+  'renderer/src/features/settings/AcpProfiles.tsx#ProfileForm',
+  'renderer/src/features/fleet/Sidebar.tsx#Sidebar',
+  'electron/gateway/runtime/agent-tools.ts#agentTools',
+  'electron/gateway/catalog/opencode/index.ts#open',
+  'electron/web/server.ts#startWebServer',
+  'electron/gateway/catalog/kit/jsonl-probe.ts#probeJsonl',
+  'renderer/src/features/settings/McpCredentials.tsx#McpCredentials',
+  'electron/gateway/catalog/links.ts#createLinkRepo',
+  'renderer/src/features/session/Transcript.tsx#Transcript',
+  'electron/gateway/installers/index-source.ts#createIndexSource',
+  'renderer/src/features/timeline/Timeline.tsx#Timeline',
+  'electron/serve/accounts.ts#openAccounts',
+  'renderer/src/features/settings/Settings.tsx#AgentForm',
+  'electron/node/watch.ts#createWatchSet',
+  'electron/serve/server.ts#startServeGateway',
+  'renderer/src/stores/fleet.ts#useFleet',
+  'electron/gateway/runtime/spawn.ts#createSpawner',
+  'electron/serve/client.ts#connectServe',
+  'renderer/src/features/catalog/Catalog.tsx#Catalog',
+  'renderer/src/App.tsx#App',
+  'electron/gateway/mcp/credentials.ts#createCredentialStore',
+  'electron/gateway/installers/archive-tar.ts#readTar',
+  'electron/gateway/sessions/transcripts.ts#createTranscriptStore',
+  'electron/node/guard.ts#guardedFs',
+  'electron/gateway/sessions/store.ts#createSessionStore',
+  'renderer/src/features/guide/Guide.tsx#Guide',
+  'electron/gateway/runtime/agents.ts#createAgentStore',
+  'renderer/src/features/palette/CommandPalette.tsx#CommandPalette',
+  'renderer/src/features/session/GoalEditor.tsx#GoalEditor',
+  'renderer/src/features/session/SessionPane.tsx#SessionPane',
+  'electron/gateway/catalog/pi/discovery.ts#piCatalog',
+  'electron/gateway/runtime/acp/profile-store.ts#createAcpProfileStore',
+  'electron/node/cli.ts#main',
+  'electron/gateway/catalog/codex/discovery.ts#codexCatalog',
+  'renderer/src/features/settings/Nodes.tsx#AddNode',
+  'electron/gateway/trust/consent.ts#createConsent',
+  'electron/gateway/runtime/runs.ts#createRunStore',
+  'renderer/src/features/session/SessionActions.tsx#SessionActions',
+];
+
+interface Long {
+  id: string;
+  lines: number;
+  /** The four lines above it. */
+  lead: string;
+}
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true }).flatMap((e) => {
+    const rel = path.relative(ROOT, path.join(e.parentPath, e.name)).split(path.sep).join('/');
+    return e.isFile() && /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts') ? [rel] : [];
+  });
+}
+
+/** The name a person would search for: the function's own, else the variable or key holding it. */
+function nameOf(node: ts.Node): string {
+  for (let n: ts.Node | undefined = node; n; n = n.parent) {
+    const named = n as ts.Node & { name?: ts.Node };
+    if (
+      (ts.isFunctionDeclaration(n) ||
+        ts.isMethodDeclaration(n) ||
+        ts.isVariableDeclaration(n) ||
+        ts.isPropertyAssignment(n)) &&
+      named.name
+    )
+      return named.name.getText();
+  }
+  return '(anonymous)';
+}
+
+function longFunctions(): Long[] {
+  const found: Long[] = [];
+  for (const file of ['electron', 'shared', 'renderer/src'].flatMap(sourceFiles)) {
+    const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+    const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    const visit = (n: ts.Node): void => {
+      if (ts.isFunctionLike(n) && 'body' in n && n.body) {
+        const first = sf.getLineAndCharacterOfPosition(n.getStart()).line;
+        const lines = sf.getLineAndCharacterOfPosition(n.end).line - first + 1;
+        if (lines > MAX) {
+          const lead = text
+            .split('\n')
+            .slice(Math.max(0, first - 4), first + 1)
+            .join('\n');
+          found.push({ id: `${file}#${nameOf(n)}`, lines, lead });
+        }
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
+  }
+  return found;
+}
+
+describe(`no product function over ${MAX} lines`, () => {
+  const found = longFunctions();
+  const ids = new Set(found.map((f) => f.id));
+
+  it('every longer one is a composition root that says why, or listed debt', () => {
+    const unlisted = found.filter((f) => !COMPOSITION_ROOTS.includes(f.id) && !DEBT.includes(f.id));
+    expect(
+      unlisted.map((f) => `${f.id} (${f.lines} lines)`),
+      `split these below ${MAX} lines`,
+    ).toEqual([]);
+  });
+
+  it('the composition roots say why they are long', () => {
+    for (const id of COMPOSITION_ROOTS) {
+      const [file] = id.split('#');
+      const head = fs.readFileSync(path.join(ROOT, file!), 'utf8').split('\n').slice(0, 6).join('\n');
+      const lead = found.find((f) => f.id === id)?.lead ?? '';
+      expect(`${head}\n${lead}`, id).toMatch(/composition root/i);
+      expect(`${head}\n${lead}`, id).toMatch(/on purpose|because|why/i);
+    }
+  });
+
+  it('the debt list only shrinks: a listed function that is short now leaves the list', () => {
+    expect(
+      DEBT.filter((id) => !ids.has(id)),
+      `remove these from DEBT in test/lint/function-length.test.ts`,
+    ).toEqual([]);
+  });
+});

@@ -40,7 +40,11 @@ describe('a real ACP agent from the npm registry', () => {
     expect(plan.problem).toBeUndefined();
     // npx fetches the package on the first start (the install probe): allow it minutes.
     const profile = await gw.acp.registry.install('claude-code-acp');
-    expect(profile).toMatchObject({ id: 'claude-code-acp', name: 'Claude Code (older adapter)', command: 'npx' });
+    expect(profile).toMatchObject({
+      id: 'claude-code-acp',
+      name: 'Claude Code (older adapter)',
+      command: 'npx',
+    });
     expect(gw.acp.registry.installs.get('claude-code-acp')).toMatchObject({
       distribution: 'npx',
       source: '@zed-industries/claude-code-acp@0.16.2',

@@ -2,6 +2,7 @@
 // core, the turn path, the services that use them, then timers. Plain Node; never imports Electron.
 // Over 300 lines on purpose: the whole wiring reads in one place, in the order things are built.
 import { createPersonStores, type PersonStores } from './person';
+import os from 'node:os';
 import path from 'node:path';
 import { isMainKey, normalizeSessionKey } from '../../shared/session-keys';
 import { createCatalog, resolveCatalogRoots, type CatalogService } from './catalog';
@@ -341,6 +342,8 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     helloTimeoutMs: options.nodes?.helloTimeoutMs ?? 20_000,
     removeLinks: (hostId) => links.removeHost(hostId),
     confirm: consent.confirm,
+    // The catalog's id for this machine (catalog/index.ts): no node may claim it.
+    localId: os.hostname(),
   });
   const catalog = createCatalog({
     db,

@@ -199,6 +199,7 @@ export function catalogNodes(db: Db, now: () => number): NodesService {
     launch: { sshCommand: ['ssh'] },
     helloTimeoutMs: 20_000,
     removeLinks: (hostId) => links.removeHost(hostId),
+    localId: 'this-machine',
   });
 }
 

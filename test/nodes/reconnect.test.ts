@@ -34,6 +34,7 @@ async function setup(clock: FakeClock, scheduler: Scheduler) {
     launch: { sshCommand: ['ssh'] },
     helloTimeoutMs: 10_000,
     removeLinks: () => {},
+    localId: 'this-machine',
   });
   close = () => {
     nodes.close();

@@ -11,6 +11,7 @@ import type { Cancel, Scheduler } from '../scheduler';
 import type { GatewayEvent, Logger, NodeInfo } from '../types';
 import { NodeOfflineError, type NodeConnection } from './connection';
 import type { Consent } from '../trust/consent';
+import { hostKeyOf as readHostKey } from './host-key';
 import { launchNode, namedCommandLine, NodeStartError, type LaunchOptions, type NodeSpec } from './launch';
 import type { NodeHello } from './protocol';
 
@@ -44,6 +45,10 @@ export interface NodesDeps {
   confirm?: Consent['confirm'];
   /** The links of a removed node go with it (no upstream_missing: the person chose it). */
   removeLinks(hostId: string): void;
+  /** This machine's own host id (the catalog's): no node may claim it. */
+  localId: string;
+  /** The host key binding of an SSH destination (host-key.ts; tests may pass their own). */
+  hostKeyOf?: (dest: string) => Promise<string>;
 }
 
 interface Row {
@@ -55,6 +60,7 @@ interface Row {
   allow_continue: number;
   sessions_seen: number | null;
   last_check_at: number | null;
+  host_key: string | null;
 }
 
 interface Live {
@@ -90,6 +96,7 @@ export function createNodes(deps: NodesDeps) {
        VALUES (@id, @name, @ssh, @command, @nodeCommand, @allowContinue, @sessions, @at, @at, @at)`,
     ),
     rename: db.prepare('UPDATE catalog_nodes SET name = ?, updated_at = ? WHERE id = ?'),
+    bindKey: db.prepare('UPDATE catalog_nodes SET host_key = ? WHERE id = ?'),
     checked: db.prepare('UPDATE catalog_nodes SET last_check_at = ? WHERE id = ?'),
     seen: db.prepare('UPDATE catalog_nodes SET sessions_seen = ?, last_check_at = ? WHERE id = ?'),
     remove: db.prepare('DELETE FROM catalog_nodes WHERE id = ?'),
@@ -176,6 +183,31 @@ export function createNodes(deps: NodesDeps) {
     changed();
   }
 
+  const hostKeyOf = deps.hostKeyOf ?? ((dest: string) => readHostKey(deps.launch, dest));
+
+  /**
+   * An SSH node's host key must be the one it was paired with (a node paired before keys were
+   * bound is bound now). Another key: refused until the person pairs the node again.
+   */
+  async function checkHostKey(row: Row): Promise<void> {
+    if (!row.ssh) return;
+    const key = await hostKeyOf(row.ssh);
+    if (row.host_key === null) q.bindKey.run(key, row.id);
+    else if (row.host_key !== key)
+      throw new NodeOfflineError(
+        `the SSH host key of ${row.ssh} is not the one this node was paired with: remove the node and add it again if the machine really changed`,
+      );
+  }
+
+  /** A node's claimed id: never this machine's own, never empty or odd. */
+  function checkClaim(hello: NodeHello): void {
+    if (hello.nodeId === deps.localId || !/^[A-Za-z0-9._:-]{1,128}$/.test(hello.nodeId))
+      throw new GatewayError(
+        'invalid_argument',
+        `refused: the node claims the id "${hello.nodeId.slice(0, 128)}", which is this machine's own or not a node id`,
+      );
+  }
+
   /** The live connection of a listed node, started when there is none (bounded by the hello timeout). */
   function connection(id: string): Promise<NodeConnection> {
     if (closed) return Promise.reject(new NodeOfflineError('the gateway is closing'));
@@ -186,11 +218,18 @@ export function createNodes(deps: NodesDeps) {
     if (!row) return Promise.reject(notFound(`Unknown node: ${id}`));
     l.retry?.();
     l.retry = undefined;
-    const attempt = launchNode(spec(row), { ...deps.launch, helloTimeoutMs: deps.helloTimeoutMs })
+    const attempt = checkHostKey(row)
+      .then(() => launchNode(spec(row), { ...deps.launch, helloTimeoutMs: deps.helloTimeoutMs }))
       .then(({ conn, hello }) => {
         if (closed || !q.get.get(id)) {
           conn.close('the node was removed');
           throw new NodeOfflineError('the node was removed');
+        }
+        try {
+          checkClaim(hello);
+        } catch (err) {
+          conn.close('refused');
+          throw new NodeOfflineError((err as Error).message);
         }
         if (hello.nodeId !== id) {
           conn.close('another node answered');
@@ -267,6 +306,15 @@ export function createNodes(deps: NodesDeps) {
       const { conn, hello } = await startError(() =>
         launchNode(s, { ...deps.launch, helloTimeoutMs: deps.helloTimeoutMs }),
       );
+      let hostKey: string | null = null;
+      try {
+        checkClaim(hello);
+        // Reached over SSH, so known_hosts held its key: that key is now part of who it is.
+        if (s.ssh) hostKey = await hostKeyOf(s.ssh);
+      } catch (err) {
+        conn.close('refused');
+        throw err instanceof GatewayError ? err : new GatewayError('unavailable', (err as Error).message);
+      }
       const existing = q.get.get(hello.nodeId);
       if (existing) {
         conn.close('already added');
@@ -298,6 +346,7 @@ export function createNodes(deps: NodesDeps) {
         sessions,
         at: now(),
       });
+      q.bindKey.run(hostKey, hello.nodeId);
       ids = undefined;
       adopt(hello.nodeId, conn, hello);
       deps.emit({ type: 'catalog:changed' });
@@ -313,7 +362,8 @@ export function createNodes(deps: NodesDeps) {
     },
     /** Is this host id a listed node (its links are checked over the link)? */
     isNode(hostId: string): boolean {
-      return allIds().has(hostId);
+      // This machine's own sessions are never a node's, whatever a row says (issue 29.6).
+      return hostId !== deps.localId && allIds().has(hostId);
     },
     rename(id: string, name: string): NodeInfo {
       const n = typeof name === 'string' ? name.trim() : '';

@@ -17,6 +17,7 @@ import { migration014 } from './014-nodes';
 import { migration015 } from './015-ownership';
 import { migration016 } from './016-supervision';
 import { migration017 } from './017-reach';
+import { migration018 } from './018-node-host-key';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration015,
   migration016,
   migration017,
+  migration018,
 ];

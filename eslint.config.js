@@ -69,7 +69,7 @@ export const LAYERS = [
   {
     name: 'serve',
     files: ['electron/serve/'],
-    may: ['api', 'gateway', 'gateway/base', 'shared'],
+    may: ['api', 'gateway', 'db', 'gateway/base', 'shared'],
     packages: ['electron'],
     packagesWhy: 'the serve gateway runs headless in plain Node: never import electron here',
     why: 'the serve gateway is the gateway behind TLS: no app, no browser-mode server, no UI',

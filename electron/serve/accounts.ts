@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { openSqlite } from '../gateway/db/sqlite';
 
 export type Role = 'owner' | 'member';
 
@@ -69,7 +69,7 @@ export type Accounts = ReturnType<typeof openAccounts>;
 export function openAccounts(dataDir: string, now: () => number = Date.now) {
   const dir = path.join(dataDir, 'serve');
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const db = new Database(path.join(dir, 'serve.db'));
+  const db = openSqlite(path.join(dir, 'serve.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');

@@ -14,7 +14,7 @@ import {
 import type { CatalogFs } from '../../electron/gateway/catalog/kit/fsio';
 import { createLinkRepo } from '../../electron/gateway/catalog/links';
 import { createNodes, type NodesService } from '../../electron/gateway/nodes/service';
-import { realScheduler } from '../../electron/gateway/scheduler';
+import { realScheduler, type Scheduler } from '../../electron/gateway/scheduler';
 import { createSessionStore } from '../../electron/gateway/sessions/store';
 import { tempDir } from '../helpers/temp';
 import type {
@@ -54,6 +54,8 @@ export interface HarnessOptions {
   /** Other providers than the registered four, with their roots. */
   providers?: readonly ProviderModule[];
   roots?: Record<string, string>;
+  /** The monitor's timers (default: real ones). */
+  scheduler?: Scheduler;
   /** Collect the visible messages of what each check consumed (live transcripts) in `live`. */
   live?: boolean;
 }
@@ -159,6 +161,7 @@ export function makeHarness(opts: HarnessOptions = {}): Harness {
     ...(opts.env ? { env: opts.env } : {}),
     ...(opts.providerBudgetMs !== undefined ? { providerBudgetMs: opts.providerBudgetMs } : {}),
     ...(opts.providers ? { providers: opts.providers } : {}),
+    ...(opts.scheduler ? { scheduler: opts.scheduler } : {}),
     ...(opts.live
       ? {
           onUpstreamMessages: (link: { sessionKey: string }, messages: VisibleMessage[]) =>

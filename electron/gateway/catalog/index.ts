@@ -28,6 +28,7 @@ import type { SqliteOpener } from './kit/sqlite';
 import { createLinkRepo, type Link, type LinkRepo } from './links';
 import { createMonitor, PROVIDER_BUDGET_MS, type MonitorOwnership } from './monitor';
 import { createRemoteCatalog } from './remote';
+import { createUpstreamWatch } from './watch';
 import type { Located, ProviderModule, ProviderSource, VisibleMessage } from './provider';
 import { PROVIDER_MODULES } from './providers';
 import { resolveCatalogRoots, type RootsById } from './roots';
@@ -44,6 +45,8 @@ export type ImportedMessage = VisibleMessage;
 
 export const FIRST_CHECK_MS = 15_000;
 export const CHECK_EVERY_MS = 60_000;
+/** How often the watched files follow the watched links (links adopted or gone elsewhere). */
+export const WATCH_SYNC_MS = 1000;
 
 export interface CatalogDeps {
   db: Database.Database;
@@ -113,7 +116,15 @@ export type CatalogService = Omit<Catalog, 'adopt'> & {
   rememberOwnText(sessionKey: string, text: string): void;
   start(): void;
   stop(): void;
+  /** Addition (tests, benchmarks): how many upstream files are watched for events now. */
+  watchedFiles(): number;
 };
+
+/** The files whose changes may mean news for a link: the provider's, or a transcript file's path. */
+function watchPaths(source: ProviderSource | undefined, l: Link): string[] {
+  if (source?.watchPaths) return source.watchPaths(l.ref);
+  return l.ref.kind === 'file' && typeof l.ref.path === 'string' ? [l.ref.path] : [];
+}
 
 export function createCatalog(deps: CatalogDeps): CatalogService {
   const io = { fs: deps.fs ?? nodeFs, sqlite: deps.sqlite ?? betterSqliteOpener };
@@ -162,6 +173,21 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     ...(deps.transaction ? { transaction: deps.transaction } : {}),
   });
   const adopt = createAdopt({ ...adoptDeps, hostId }, providers);
+  const watch = createUpstreamWatch({
+    logger: deps.logger,
+    pathsOf: (l) =>
+      remote.checks.isRemote(l.hostId) ? [] : watchPaths(providers.get(l.provider)?.source, l),
+    probe: (key, deleted) => monitor.checkOne(key, deleted),
+    busy: () => running !== undefined,
+  });
+  function syncWatch(): void {
+    if (stopped) return;
+    try {
+      watch.sync(links.watched());
+    } catch (err) {
+      deps.logger.warn('catalog: cannot follow the watched links', { error: String(err) });
+    }
+  }
   const hostName = os.hostname();
   let stopped = true;
   // Bumped by stop(): a check in flight ends before its next link (the database may be closing).
@@ -254,11 +280,14 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
       .tick(() => epoch !== at)
       .finally(() => {
         running = undefined;
+        syncWatch();
+        watch.done();
       });
     return running;
   }
 
   let cancel: Cancel | undefined;
+  let stopSync: Cancel | undefined;
   function schedule(ms: number): void {
     cancel = scheduler.after(ms, () => {
       void tick().finally(() => {
@@ -273,7 +302,10 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     hostId?: string;
   }): SessionInfo | Promise<SessionInfo> {
     const h = input?.hostId;
-    return h === undefined || h === hostId ? adopt(input) : remote.adopt({ ...input, hostId: h });
+    if (h !== undefined && h !== hostId) return remote.adopt({ ...input, hostId: h });
+    const info = adopt(input);
+    syncWatch();
+    return info;
   }
 
   return {
@@ -287,12 +319,15 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
       rename: (id, name) => nodes.rename(id, name),
     },
     tick,
+    watchedFiles: () => watch.size(),
     continue: continueIn,
     rememberOwnText,
     start() {
       if (!stopped) return;
       stopped = false;
       schedule(FIRST_CHECK_MS);
+      syncWatch();
+      stopSync = scheduler.every(WATCH_SYNC_MS, syncWatch);
     },
     stop() {
       // Timers end and a check in flight stops before its next link (the gateway closes the
@@ -301,6 +336,9 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
       epoch++;
       cancel?.();
       cancel = undefined;
+      stopSync?.();
+      stopSync = undefined;
+      watch.close();
     },
   };
 }

@@ -243,5 +243,30 @@ export function createMonitor(deps: MonitorDeps) {
     }
   }
 
-  return { tick, apply };
+  /**
+   * One link read because its file changed (watch.ts), between checks: its fresh row, the same
+   * probe and outcome as a check. A watch event never counts a miss, except a deletion event for
+   * a link without a streak: that is the link's first check, run at once (later misses come from
+   * the cadence). Inconclusive reads are left to the cadence, which logs them.
+   */
+  function checkOne(sessionKey: string, deleted: boolean): void {
+    const l = links.get(sessionKey);
+    if (!l || !ownership.owns(sessionKey) || deps.remote?.isRemote(l.hostId) === true) return;
+    const source = deps.sources.get(l.provider);
+    if (!source) return;
+    try {
+      const o = source.probe(l.ref, l, {
+        ownTexts: lazyOwn(links, l.sessionKey),
+        now: now(),
+        ...(deps.onMessages ? { visible: true } : {}),
+      });
+      if (o.kind === 'inconclusive') return;
+      if (o.kind === 'missing' && !(deleted && l.streak === 0)) return;
+      applyOne(l, o);
+    } finally {
+      source.endCheck?.();
+    }
+  }
+
+  return { tick, apply, checkOne };
 }

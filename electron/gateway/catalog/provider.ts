@@ -92,6 +92,11 @@ export interface ProviderSource {
   readTail(ref: SourceRef, limit: number): VisibleMessage[];
   /** The CLI that sends `text` into the session; absent when the tool has none. */
   continueCommand?(threadId: string, text: string): ContinueCommand;
+  /**
+   * The files whose changes may mean news for a session (default: a `file` ref's path): the
+   * catalog watches them for events between checks.
+   */
+  watchPaths?(ref: SourceRef): string[];
   /** End of one check over this provider's links (close per-check connections). */
   endCheck?(): void;
 }

@@ -123,6 +123,11 @@ export const opencodeProvider: ProviderModule = {
     }
 
     return {
+      // SQLite in WAL mode writes the log first: both files tell of a new message.
+      watchPaths(ref) {
+        if (isDbRef(ref)) return [ref.db, `${ref.db}-wal`];
+        return isJsonRef(ref) ? [path.join(ref.dataDir, 'storage', 'message', ref.sessionId)] : [];
+      },
       units() {
         const p = opencodePaths(root, cfs);
         if (p.db) return [p.db];

@@ -54,6 +54,8 @@ export interface HarnessOptions {
   /** Other providers than the registered four, with their roots. */
   providers?: readonly ProviderModule[];
   roots?: Record<string, string>;
+  /** false: no file events, the cadence alone (default: on). */
+  fileEvents?: boolean;
   /** The monitor's timers (default: real ones). */
   scheduler?: Scheduler;
   /** Collect the visible messages of what each check consumed (live transcripts) in `live`. */
@@ -162,6 +164,7 @@ export function makeHarness(opts: HarnessOptions = {}): Harness {
     ...(opts.providerBudgetMs !== undefined ? { providerBudgetMs: opts.providerBudgetMs } : {}),
     ...(opts.providers ? { providers: opts.providers } : {}),
     ...(opts.scheduler ? { scheduler: opts.scheduler } : {}),
+    ...(opts.fileEvents !== undefined ? { fileEvents: opts.fileEvents } : {}),
     ...(opts.live
       ? {
           onUpstreamMessages: (link: { sessionKey: string }, messages: VisibleMessage[]) =>

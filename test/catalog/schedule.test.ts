@@ -21,7 +21,8 @@ async function settle(): Promise<void> {
 describe('cadence', () => {
   it('checks 15 s after start, then every 60 s, and not after stop()', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    h = makeHarness();
+    // The cadence alone, as on a file system without events (watch.test.ts: with them).
+    h = makeHarness({ fileEvents: false });
     const file = writeClaude(h.roots.claude);
     h.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID });
     h.catalog.start();

@@ -90,6 +90,11 @@ export interface CatalogDeps {
   links?: LinkRepo;
   /** Addition (paired nodes): how long one request to a node may take (default 20 s). */
   nodeRequestTimeoutMs?: number;
+  /**
+   * Addition: read watched links on their files' events between checks (default true; false:
+   * the cadence alone, as on a file system without events).
+   */
+  fileEvents?: boolean;
   /** Addition: the person's consent to a continue command (default: none asked, trusted). */
   confirm?: Consent['confirm'];
 }
@@ -181,7 +186,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     busy: () => running !== undefined,
   });
   function syncWatch(): void {
-    if (stopped) return;
+    if (stopped || deps.fileEvents === false) return;
     try {
       watch.sync(links.watched());
     } catch (err) {

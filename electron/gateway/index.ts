@@ -72,6 +72,7 @@ import type {
   Tools,
   TranscriptMessage,
 } from './types';
+import { createNodeRepository } from './nodes/repository';
 
 export type * from './types';
 export type * from './runtime/runner';
@@ -330,7 +331,7 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
   // Paired nodes: the catalog reads their sessions through this service; a removed node's links go.
   const links = createLinkRepo(db);
   const nodes = createNodes({
-    db,
+    repo: createNodeRepository(db),
     now,
     scheduler,
     logger,

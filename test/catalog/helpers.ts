@@ -25,6 +25,7 @@ import type {
   StateEvent,
 } from '../../electron/gateway/types';
 import { silentLogger } from '../helpers/logger';
+import { createNodeRepository } from '../../electron/gateway/nodes/repository';
 
 export interface Recorded extends RecordInput {
   sequence: number;
@@ -197,7 +198,7 @@ export function makeHarness(opts: HarnessOptions = {}): Harness {
 export function catalogNodes(db: Db, now: () => number): NodesService {
   const links = createLinkRepo(db);
   return createNodes({
-    db,
+    repo: createNodeRepository(db),
     now,
     scheduler: realScheduler,
     logger: silentLogger,

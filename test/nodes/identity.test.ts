@@ -12,6 +12,7 @@ import { realScheduler } from '../../electron/gateway/scheduler';
 import { collectingLogger, tempDir } from '../helpers/gateway';
 import { makeNode, makeRoots, nodeBundle } from './helpers';
 import { startSshd, type Sshd } from './sshd';
+import { createNodeRepository } from '../../electron/gateway/nodes/repository';
 
 const THIS_MACHINE = 'this-machine-0001';
 let sshd: Sshd;
@@ -32,7 +33,7 @@ afterEach(() => {
 
 function service(db: Db, launch: NodesDeps['launch']) {
   const nodes = createNodes({
-    db,
+    repo: createNodeRepository(db),
     now: Date.now,
     scheduler: realScheduler,
     logger: collectingLogger(),

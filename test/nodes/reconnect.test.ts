@@ -10,6 +10,7 @@ import { createNodes, RECONNECT_FIRST_MS, RECONNECT_MAX_MS } from '../../electro
 import type { Scheduler } from '../../electron/gateway/scheduler';
 import { collectingLogger, FakeClock, tempDir, waitFor } from '../helpers/gateway';
 import { downableNode, type DownableNode } from './helpers';
+import { createNodeRepository } from '../../electron/gateway/nodes/repository';
 
 let db: Db | undefined;
 let node: DownableNode | undefined;
@@ -26,7 +27,7 @@ async function setup(clock: FakeClock, scheduler: Scheduler) {
   const dataDir = tempDir('sightline-reconnect-');
   db = openDatabase(dataDir);
   const nodes = createNodes({
-    db,
+    repo: createNodeRepository(db),
     now: clock.now,
     scheduler,
     logger: collectingLogger(),

@@ -5,7 +5,6 @@
 // protocol, is never half-added.
 // Over 300 lines on purpose: the registry and each node's live state (connecting, online,
 // offline since, backoff) are one state machine, kept in one place.
-import type { Db } from '../db/open';
 import { GatewayError, notFound } from '../errors';
 import type { Cancel, Scheduler } from '../scheduler';
 import type { GatewayEvent, Logger, NodeInfo } from '../types';
@@ -14,6 +13,7 @@ import type { Consent } from '../trust/consent';
 import { hostKeyOf as readHostKey } from './host-key';
 import { launchNode, namedCommandLine, NodeStartError, type LaunchOptions, type NodeSpec } from './launch';
 import type { NodeHello } from './protocol';
+import type { NodeRepository, NodeRow } from './repository';
 
 export const RECONNECT_FIRST_MS = 1000;
 export const RECONNECT_MAX_MS = 60_000;
@@ -33,7 +33,7 @@ export interface NodeAddInput {
 }
 
 export interface NodesDeps {
-  db: Db;
+  repo: NodeRepository;
   now: () => number;
   scheduler: Scheduler;
   logger: Logger;
@@ -51,18 +51,6 @@ export interface NodesDeps {
   hostKeyOf?: (dest: string) => Promise<string>;
 }
 
-interface Row {
-  id: string;
-  name: string;
-  ssh: string | null;
-  command_json: string | null;
-  node_command_json: string | null;
-  allow_continue: number;
-  sessions_seen: number | null;
-  last_check_at: number | null;
-  host_key: string | null;
-}
-
 interface Live {
   conn?: NodeConnection;
   hello?: NodeHello;
@@ -76,7 +64,7 @@ interface Live {
   storedCheckAt?: number;
 }
 
-function spec(r: Row): NodeSpec {
+function spec(r: NodeRow): NodeSpec {
   return r.ssh
     ? {
         ssh: r.ssh,
@@ -87,27 +75,14 @@ function spec(r: Row): NodeSpec {
 }
 
 export function createNodes(deps: NodesDeps) {
-  const { db, now, logger } = deps;
-  const q = {
-    all: db.prepare<[], Row>('SELECT * FROM catalog_nodes ORDER BY created_at, id'),
-    get: db.prepare<[string], Row>('SELECT * FROM catalog_nodes WHERE id = ?'),
-    insert: db.prepare(
-      `INSERT INTO catalog_nodes (id, name, ssh, command_json, node_command_json, allow_continue, sessions_seen, last_check_at, created_at, updated_at)
-       VALUES (@id, @name, @ssh, @command, @nodeCommand, @allowContinue, @sessions, @at, @at, @at)`,
-    ),
-    rename: db.prepare('UPDATE catalog_nodes SET name = ?, updated_at = ? WHERE id = ?'),
-    bindKey: db.prepare('UPDATE catalog_nodes SET host_key = ? WHERE id = ?'),
-    checked: db.prepare('UPDATE catalog_nodes SET last_check_at = ? WHERE id = ?'),
-    seen: db.prepare('UPDATE catalog_nodes SET sessions_seen = ?, last_check_at = ? WHERE id = ?'),
-    remove: db.prepare('DELETE FROM catalog_nodes WHERE id = ?'),
-  };
+  const { repo: q, now, logger } = deps;
   const live = new Map<string, Live>();
   let timers = false;
   let closed = false;
   // Node ids change only through add/remove here (or another gateway): a cached set keeps
   // isNode() free of queries on the monitor's path.
   let ids: Set<string> | undefined;
-  const allIds = () => (ids ??= new Set(q.all.all().map((r) => r.id)));
+  const allIds = () => (ids ??= new Set(q.all().map((r) => r.id)));
 
   const state = (id: string): Live => {
     let l = live.get(id);
@@ -115,7 +90,7 @@ export function createNodes(deps: NodesDeps) {
     return l;
   };
 
-  function info(r: Row): NodeInfo {
+  function info(r: NodeRow): NodeInfo {
     const l = live.get(r.id);
     const online = l?.conn !== undefined && !l.conn.closed;
     return {
@@ -154,7 +129,7 @@ export function createNodes(deps: NodesDeps) {
     l.offlineSince ??= now();
     l.lastError = why;
     changed();
-    if (timers && !closed && q.get.get(id)) {
+    if (timers && !closed && q.get(id)) {
       l.retry?.();
       const wait = l.backoffMs;
       l.backoffMs = Math.min(RECONNECT_MAX_MS, l.backoffMs * 2);
@@ -189,10 +164,10 @@ export function createNodes(deps: NodesDeps) {
    * An SSH node's host key must be the one it was paired with (a node paired before keys were
    * bound is bound now). Another key: refused until the person pairs the node again.
    */
-  async function checkHostKey(row: Row): Promise<void> {
+  async function checkHostKey(row: NodeRow): Promise<void> {
     if (!row.ssh) return;
     const key = await hostKeyOf(row.ssh);
-    if (row.host_key === null) q.bindKey.run(key, row.id);
+    if (row.host_key === null) q.bindKey(key, row.id);
     else if (row.host_key !== key)
       throw new NodeOfflineError(
         `the SSH host key of ${row.ssh} is not the one this node was paired with: remove the node and add it again if the machine really changed`,
@@ -214,14 +189,14 @@ export function createNodes(deps: NodesDeps) {
     const l = state(id);
     if (l.conn && !l.conn.closed) return Promise.resolve(l.conn);
     if (l.connecting) return l.connecting;
-    const row = q.get.get(id);
+    const row = q.get(id);
     if (!row) return Promise.reject(notFound(`Unknown node: ${id}`));
     l.retry?.();
     l.retry = undefined;
     const attempt = checkHostKey(row)
       .then(() => launchNode(spec(row), { ...deps.launch, helloTimeoutMs: deps.helloTimeoutMs }))
       .then(({ conn, hello }) => {
-        if (closed || !q.get.get(id)) {
+        if (closed || !q.get(id)) {
           conn.close('the node was removed');
           throw new NodeOfflineError('the node was removed');
         }
@@ -315,7 +290,7 @@ export function createNodes(deps: NodesDeps) {
         conn.close('refused');
         throw err instanceof GatewayError ? err : new GatewayError('unavailable', (err as Error).message);
       }
-      const existing = q.get.get(hello.nodeId);
+      const existing = q.get(hello.nodeId);
       if (existing) {
         conn.close('already added');
         throw new GatewayError('invalid_argument', `That machine is already a node: ${existing.name}`);
@@ -336,7 +311,7 @@ export function createNodes(deps: NodesDeps) {
         throw new GatewayError('unavailable', 'the gateway is closing');
       }
       const name = input.name?.trim() || hello.name;
-      q.insert.run({
+      q.insert({
         id: hello.nodeId,
         name,
         ssh: s.ssh ?? null,
@@ -346,18 +321,18 @@ export function createNodes(deps: NodesDeps) {
         sessions,
         at: now(),
       });
-      q.bindKey.run(hostKey, hello.nodeId);
+      q.bindKey(hostKey, hello.nodeId);
       ids = undefined;
       adopt(hello.nodeId, conn, hello);
       deps.emit({ type: 'catalog:changed' });
       logger.info('nodes: node added', { nodeId: hello.nodeId });
-      return info(q.get.get(hello.nodeId)!);
+      return info(q.get(hello.nodeId)!);
     },
     list(): NodeInfo[] {
-      return q.all.all().map(info);
+      return q.all().map(info);
     },
     get(id: string): NodeInfo | undefined {
-      const r = q.get.get(id);
+      const r = q.get(id);
       return r ? info(r) : undefined;
     },
     /** Is this host id a listed node (its links are checked over the link)? */
@@ -369,18 +344,18 @@ export function createNodes(deps: NodesDeps) {
       const n = typeof name === 'string' ? name.trim() : '';
       if (!n || n.length > 100)
         throw new GatewayError('invalid_argument', 'name must be 1 to 100 characters');
-      if (q.rename.run(n, now(), id).changes === 0) throw notFound(`Unknown node: ${id}`);
+      if (!q.rename(n, now(), id)) throw notFound(`Unknown node: ${id}`);
       changed();
       deps.emit({ type: 'catalog:changed' });
-      return info(q.get.get(id)!);
+      return info(q.get(id)!);
     },
     /** Forgets the node and its links (its sessions stay); the connection ends. */
     remove(id: string): void {
-      if (!q.get.get(id)) throw notFound(`Unknown node: ${id}`);
-      db.transaction(() => {
+      if (!q.get(id)) throw notFound(`Unknown node: ${id}`);
+      q.transaction(() => {
         deps.removeLinks(id);
-        q.remove.run(id);
-      })();
+        q.remove(id);
+      });
       ids = undefined;
       const l = live.get(id);
       live.delete(id);
@@ -402,9 +377,8 @@ export function createNodes(deps: NodesDeps) {
     checked(id: string, sessions?: number): void {
       const l = state(id);
       const t = (l.lastCheckAt = now());
-      if (sessions !== undefined) q.seen.run(sessions, t, id);
-      else if (l.storedCheckAt === undefined || t - l.storedCheckAt >= CHECKED_STORED_MS)
-        q.checked.run(t, id);
+      if (sessions !== undefined) q.seen(sessions, t, id);
+      else if (l.storedCheckAt === undefined || t - l.storedCheckAt >= CHECKED_STORED_MS) q.checked(t, id);
       else return changed();
       l.storedCheckAt = t;
       changed();
@@ -416,14 +390,14 @@ export function createNodes(deps: NodesDeps) {
     /** With the gateway's timers: reach every node now, and reconnect by itself when one drops. */
     start(): void {
       timers = true;
-      for (const r of q.all.all()) connection(r.id).catch(() => {});
+      for (const r of q.all()) connection(r.id).catch(() => {});
     },
     close(): void {
       closed = true;
       for (const [id, l] of live) {
         if (l.lastCheckAt !== undefined && l.lastCheckAt !== l.storedCheckAt) {
           try {
-            q.checked.run(l.lastCheckAt, id);
+            q.checked(l.lastCheckAt, id);
           } catch (err) {
             logger.warn('nodes: cannot store the last check time', { nodeId: id, error: String(err) });
           }

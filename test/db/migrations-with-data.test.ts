@@ -399,6 +399,11 @@ const CHECKS: Record<number, (db: Db) => void> = {
     expect(one(db, `SELECT reach FROM mcp_credentials WHERE id = 'cred-1'`)).toEqual({ reach: 'tree' });
     expect(one(db, `SELECT reach FROM acp_profiles WHERE id = 'claude'`)).toEqual({ reach: 'agent' });
   },
+  18: (db) => {
+    // A node paired before host keys were bound has none yet: it is bound at its next hello.
+    expect(one(db, `SELECT id, host_key FROM catalog_nodes`)).toEqual({ id: 'node-1', host_key: null });
+    run(db, `UPDATE catalog_nodes SET host_key = 'ssh-ed25519 AAAAC3Nza' WHERE id = 'node-1'`);
+  },
 };
 
 describe('every migration on a database with data', () => {

@@ -70,6 +70,8 @@ const DEBT = [
   'electron/gateway/trust/consent.ts#createConsent',
   'electron/gateway/runtime/runs.ts#createRunStore',
   'renderer/src/features/session/SessionActions.tsx#SessionActions',
+  // Landed the same hour as this test (issue 31.1), not yet split.
+  'electron/gateway/catalog/watch.ts#createUpstreamWatch',
 ];
 
 interface Long {

@@ -21,6 +21,7 @@ import { createAcpProfileStore } from './runtime/acp/profile-store';
 import { createAcpRegistry, type AcpRegistry } from './installers/install';
 import { createAcpProfiles, type AcpProfiles } from './runtime/acp/profiles';
 import { createAcpSessions } from './runtime/acp/sessions';
+import { createAcpAuth, type AcpAuth } from './runtime/acp/auth';
 import { createAskToSend } from './runtime/ask-to-send';
 import { childRunEnded } from './runtime/child-outcome';
 import { createNativeRunner } from './runtime/native/runner';
@@ -127,6 +128,8 @@ export interface Gateway {
     permissions: Permissions;
     /** The ACP registry: its agents, and installing one as a profile. */
     registry: AcpRegistry;
+    /** Addition: an agent that answered authRequired, and the person's ways forward. */
+    auth: AcpAuth;
   };
   /** The person's consent to command lines; hosts plug their way of asking (`consent.plug`). */
   consent: Consent;
@@ -497,7 +500,12 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     status,
     live: supervision.live,
     noticeHistory: supervision.history,
-    acp: { profiles: acpProfiles, permissions, registry: acpRegistry },
+    acp: {
+      profiles: acpProfiles,
+      permissions,
+      registry: acpRegistry,
+      auth: createAcpAuth({ sessions: acp, profiles: acpProfiles }),
+    },
     consent,
     secrets: { info: secrets.info },
     person,

@@ -24,3 +24,26 @@ export interface AcpStartProgress {
   /** Since the start check began. */
   elapsedMs: number;
 }
+
+/** One way an agent offers to be authenticated (ACP `authMethods`), as the person sees it. */
+export interface AuthMethodView {
+  id: string;
+  name: string;
+  description?: string;
+  /** `agent`: ACP `authenticate` does it; `terminal`: the person runs `command` in a terminal. */
+  kind: 'agent' | 'terminal';
+  /** Terminal methods: the agent's own login command line (the profile's, with the method's args). */
+  command?: string[];
+}
+
+/** What a session whose agent answered authRequired can do about it (`acp:auth:get`). */
+export interface AcpAuthView {
+  sessionKey: string;
+  profileId: string;
+  profileName: string;
+  methods: AuthMethodView[];
+  /** The variable an API key goes into for this agent, when known. */
+  apiKeyEnv?: string;
+  /** The profile has that variable set already. */
+  hasKey: boolean;
+}

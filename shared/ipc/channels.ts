@@ -52,6 +52,10 @@ export const CHANNELS = {
   acpRegistryPlan: 'acp:registry:plan',
   acpRegistryInstall: 'acp:registry:install',
   acpInstallsList: 'acp:installs:list',
+  // An agent that answered authRequired (issue 28.5).
+  acpAuthGet: 'acp:auth:get',
+  acpAuthAuthenticate: 'acp:auth:authenticate',
+  acpAuthKey: 'acp:auth:key',
   mcpList: 'mcp:list',
   mcpIssue: 'mcp:issue',
   mcpRevoke: 'mcp:revoke',

@@ -2,6 +2,7 @@
 import type { Channel } from './channels';
 import type { ArgsInput, ArgsParsed } from './schemas';
 import type {
+  AcpAuthView,
   AcpInstallInfo,
   AcpProfileView,
   AgentView,
@@ -84,6 +85,9 @@ export interface ResultMap {
   'acp:registry:plan': RegistryInstallPlan;
   'acp:registry:install': AcpProfileView;
   'acp:installs:list': AcpInstallInfo[];
+  'acp:auth:get': AcpAuthView;
+  'acp:auth:authenticate': { authenticated: true };
+  'acp:auth:key': { saved: true };
   'mcp:list': McpView;
   'mcp:issue': McpIssuedView;
   'mcp:revoke': { revoked: boolean };

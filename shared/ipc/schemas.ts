@@ -291,6 +291,16 @@ export const SCHEMAS = {
   // The variables the person typed for the agent (API key, base URL, extra ones): the profile's env.
   'acp:registry:install': z.strictObject({ ...registryAgent, env: profileEnv.optional() }),
   'acp:installs:list': empty,
+  'acp:auth:get': sessionOnly,
+  'acp:auth:authenticate': z.strictObject({ sessionKey, methodId: nonEmpty('methodId', LIMITS.profileId) }),
+  // The key goes from the page to the gateway once; it never comes back (views mask it).
+  'acp:auth:key': z.strictObject({
+    sessionKey,
+    name: boundedString('name', LIMITS.envName).regex(ENV_NAME, {
+      error: 'name must match [A-Za-z_][A-Za-z0-9_]*',
+    }),
+    value: nonEmpty('value', LIMITS.envValue),
+  }),
   'mcp:list': empty,
   /** A credential for an existing session, or for a new one made for an agent outside Sightline. */
   'mcp:issue': z

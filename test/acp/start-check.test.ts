@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AcpStartProgress } from '../../shared/ipc';
 import { openTestGateway, type TestGateway } from '../helpers/gateway';
 import { serveFixtureRegistry, startRegistryServer, type RegistryServer } from '../helpers/registry-server';
-import { agentNeeds } from '../../electron/gateway/installers/agent-needs';
+import { agentNeeds } from '../../electron/gateway/runtime/acp/agent-needs';
 import { parseRegistry } from '../../electron/gateway/installers/format';
 import { SNAPSHOT } from '../helpers/registry-server';
 

@@ -214,6 +214,14 @@ function fakeGateway() {
         },
       },
       registry: { listing: unused, plan: unused, install: unused, installs: { list: unused } },
+      // The auth path runs against real agents (test/acp/auth.test.ts); unused here.
+      auth: {
+        view: () => {
+          throw new GatewayError('not_found', 'No ACP agent runs here');
+        },
+        authenticate: () => Promise.reject(new GatewayError('not_found', 'No ACP agent runs here')),
+        setKey: () => Promise.reject(new GatewayError('not_found', 'No ACP agent runs here')),
+      },
       permissions: {
         pending: () => permissions,
         respond: vi.fn((id: string, optionId: string | undefined) => {

@@ -27,6 +27,7 @@ import type {
 import type { PersonStores } from '../person';
 import type { StateEventRow } from '../../../shared/domain';
 import type {
+  AcpAuthView,
   AcpInstallInfo,
   RegistryDistribution,
   RegistryInstallPlan,
@@ -165,6 +166,7 @@ export interface GatewayApi {
         opts?: {
           distribution?: RegistryDistribution;
           confirm?: (plan: RegistryInstallPlan) => Promise<void>;
+          env?: Record<string, string>;
         },
       ): Promise<AcpProfile>;
       installs: { list(): AcpInstallInfo[] };
@@ -173,6 +175,11 @@ export interface GatewayApi {
       pending(): PermissionRequestView[];
       /** `undefined` rejects; false when the request is gone; throws on an unknown option. */
       respond(requestId: string, optionId: string | undefined): boolean;
+    };
+    auth: {
+      view(sessionKey: string): AcpAuthView;
+      authenticate(sessionKey: string, methodId: string): Promise<void>;
+      setKey(sessionKey: string, name: string, value: string): Promise<void>;
     };
   };
   mcp: {

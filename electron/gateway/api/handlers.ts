@@ -259,6 +259,15 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
         }),
       ),
     'acp:installs:list': async () => gw.acp.registry.installs.list(),
+    'acp:auth:get': async ({ sessionKey }) => gw.acp.auth.view(session(sessionKey).key),
+    'acp:auth:authenticate': async ({ sessionKey, methodId }) => {
+      await gw.acp.auth.authenticate(session(sessionKey).key, methodId);
+      return { authenticated: true as const };
+    },
+    'acp:auth:key': async ({ sessionKey, name, value }) => {
+      await gw.acp.auth.setKey(session(sessionKey).key, name, value);
+      return { saved: true as const };
+    },
     'folders:pick': async () => {
       if (!opts.pickFolder)
         throw new GatewayError('unavailable', 'No folder picker in browser mode: type the folder path');

@@ -21,7 +21,7 @@ import { GatewayError, notFound } from '../errors';
 import type { AcpProfile, GatewayEvent, Logger } from '../types';
 import { AcpChild, AcpStartError } from '../runtime/acp/child';
 import { AcpCommandNotFoundError, resolveCommand } from '../runtime/acp/command';
-import { agentNeeds } from './agent-needs';
+import { agentNeeds } from '../runtime/acp/agent-needs';
 import { ArchiveError, type ExtractLimits } from './archive';
 import { fetchBinary } from './binary';
 import { DownloadError } from './download';

@@ -7,6 +7,7 @@ import {
   ndJsonStream,
   PROTOCOL_VERSION,
   RequestError,
+  type AuthMethod,
   type ClientConnection,
   type ContentBlock,
 } from '@agentclientprotocol/sdk';
@@ -44,6 +45,8 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
   readonly terminals: TerminalManager;
   readonly logger: AcpLogger;
   sessionId = '';
+  /** How the agent says it can be authenticated (its `initialize` answer), for an authRequired. */
+  authMethods: AuthMethod[] = [];
 
   private readonly proc: ChildProcess;
   private readonly conn: ClientConnection;
@@ -156,6 +159,7 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
         `agent speaks ACP protocol version ${init.protocolVersion}; Sightline speaks ${PROTOCOL_VERSION}`,
       );
     }
+    this.authMethods = init.authMethods ?? [];
     // Sightline's MCP server, over HTTP when the agent says it takes it, else its stdio shim.
     const http = init.agentCapabilities?.mcpCapabilities?.http === true;
     const mcpServers = this.opts.mcpServers ? await this.opts.mcpServers({ http }) : [];
@@ -220,6 +224,11 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
       (res) => turn.stopped(res.stopReason),
       async (err: unknown) => turn.errored(await this.describeError(err), err instanceof RequestError),
     );
+  }
+
+  /** ACP `authenticate` with one of the agent's own methods (the person chose it). */
+  async authenticate(methodId: string): Promise<void> {
+    await this.conn.agent.request(methods.agent.authenticate, { methodId });
   }
 
   /** session/cancel for the running prompt; prompts still queued resolve 'cancelled' at once. */

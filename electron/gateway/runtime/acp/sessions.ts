@@ -10,7 +10,7 @@
 // `live` map and its bookkeeping; split, each half would reach into the other's state.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { McpServer, TerminalExitStatus } from '@agentclientprotocol/sdk';
+import type { AuthMethod, McpServer, TerminalExitStatus } from '@agentclientprotocol/sdk';
 import type { Reach } from '../../../../shared/ipc/reach';
 import { parseSessionKey } from '../../../../shared/session-keys';
 import { GatewayError, invalidArgument, notFound } from '../../errors';
@@ -107,6 +107,8 @@ const newLive = (profile: StoredAcpProfile, cwd: string, mcp?: AcpMcpHooks): Liv
 export function createAcpSessions(deps: AcpSessionsDeps) {
   const { transcripts, lifecycle, emit } = deps;
   const live = new Map<string, Live>();
+  /** The `authMethods` each session's last agent offered (see the auth path below). */
+  const authSeen = new Map<string, AuthMethod[]>();
   // After close() the database is gone: late callbacks from agent processes touch nothing.
   let closed = false;
   // A child forgotten (its session reset or deleted) may still stream: that writes nothing.
@@ -118,6 +120,8 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
 
   /** The agent process is gone (or replaced): so is its MCP credential. */
   const dropChild = (key: string, l: Live) => {
+    // Kept for the auth path: an agent that answered authRequired is stopped like any failed one.
+    if (l.child?.authMethods.length) authSeen.set(key, l.child.authMethods);
     void l.child?.close();
     l.child = undefined;
     l.mcp?.release(key);
@@ -455,5 +459,29 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       return closeAllAcpChildren();
     },
   };
-  return runner;
+  /** An agent that answered authRequired: what it offers, and the profile it runs. */
+  const authPath = {
+    auth(key: string) {
+      const l = live.get(key);
+      if (!l) return undefined;
+      return { profile: l.profile, methods: l.child?.authMethods ?? authSeen.get(key) ?? [] };
+    },
+
+    /** ACP `authenticate` with the method the person chose; then Retry sends the prompt again. */
+    async authenticate(key: string, methodId: string): Promise<void> {
+      const l = live.get(key);
+      if (!l) throw notRunning(key);
+      // The agent that said authRequired was stopped: a fresh one is authenticated, then prompted.
+      await (await ensureChild(key, l)).authenticate(methodId);
+    },
+
+    /** The profile changed (an API key added): the next prompt starts a fresh agent with it. */
+    useProfile(key: string, profile: StoredAcpProfile): void {
+      const l = live.get(key);
+      if (!l || l.inFlight > 0) return;
+      dropChild(key, l);
+      l.profile = profile;
+    },
+  };
+  return Object.assign(runner, authPath);
 }

@@ -3,8 +3,14 @@
 // to run as root without `IS_SANDBOX=1` (Claude Code does: "--dangerously-skip-permissions cannot
 // be used with root/sudo privileges"). Known by the npm package the entry runs; an agent not
 // listed here still gets the "extra variables" fields.
-import type { AgentNeeds } from '../../../shared/ipc/agents';
-import type { RegistryEntry } from './format';
+import type { AgentNeeds } from '../../../../shared/ipc/agents';
+/** The part of a registry entry its needs are read from (installers/format.ts's RegistryEntry). */
+interface RegistryEntry {
+  id: string;
+  version: string;
+  npx?: { package: string };
+  uvx?: { package: string };
+}
 
 interface Known {
   pkg: RegExp;
@@ -15,7 +21,7 @@ interface Known {
 
 const KNOWN: Known[] = [
   {
-    pkg: /^@(zed-industries|agentclientprotocol)\/claude-(agent|code)-acp@/,
+    pkg: /(zed-industries|agentclientprotocol)\/claude-(agent|code)-acp(@|\/|$)/,
     needs: {
       apiKeyEnv: 'ANTHROPIC_API_KEY',
       baseUrlEnv: 'ANTHROPIC_BASE_URL',
@@ -24,7 +30,7 @@ const KNOWN: Known[] = [
     rootNeedsSandbox: true,
   },
   {
-    pkg: /^@(zed-industries|agentclientprotocol)\/codex-acp@/,
+    pkg: /(zed-industries|agentclientprotocol)\/codex-acp(@|\/|$)|(^|\/)codex-acp(\.exe)?$/,
     needs: {
       apiKeyEnv: 'OPENAI_API_KEY',
       baseUrlEnv: 'OPENAI_BASE_URL',
@@ -32,7 +38,7 @@ const KNOWN: Known[] = [
     },
   },
   {
-    pkg: /^@google\/gemini-cli@/,
+    pkg: /@google\/gemini-cli(@|\/|$)/,
     needs: {
       apiKeyEnv: 'GEMINI_API_KEY',
       baseUrlEnv: 'GOOGLE_GEMINI_BASE_URL',
@@ -40,11 +46,11 @@ const KNOWN: Known[] = [
     },
   },
   {
-    pkg: /^@qwen-code\/qwen-code@/,
+    pkg: /@qwen-code\/qwen-code(@|\/|$)/,
     needs: { apiKeyEnv: 'OPENAI_API_KEY', baseUrlEnv: 'OPENAI_BASE_URL' },
   },
   {
-    pkg: /^opencode-ai@/,
+    pkg: /(^|\/)opencode-ai(@|\/|$)/,
     needs: {
       note: 'OpenCode takes its providers from `opencode auth login` or its opencode.json; add their variables (e.g. ANTHROPIC_API_KEY) below.',
     },
@@ -57,6 +63,17 @@ const runningAsRoot = () => process.getuid?.() === 0;
 export function agentNeeds(entry: RegistryEntry, asRoot = runningAsRoot()): AgentNeeds {
   const pkg = entry.npx?.package ?? entry.uvx?.package ?? `${entry.id}@${entry.version}`;
   const known = KNOWN.find((k) => k.pkg.test(pkg));
+  if (!known) return {};
+  return { ...known.needs, ...(known.rootNeedsSandbox && asRoot ? { sandboxAsRoot: true } : {}) };
+}
+
+/** The needs of a profile's command line (a registry install, or a hand-written npx/path). */
+export function needsOfCommand(
+  command: string,
+  args: readonly string[],
+  asRoot = runningAsRoot(),
+): AgentNeeds {
+  const known = KNOWN.find((k) => [command, ...args].some((a) => k.pkg.test(a)));
   if (!known) return {};
   return { ...known.needs, ...(known.rootNeedsSandbox && asRoot ? { sandboxAsRoot: true } : {}) };
 }

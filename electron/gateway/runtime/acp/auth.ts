@@ -1,0 +1,71 @@
+// Authentication as a path (issue 28.5): an agent that answers authRequired (-32000) shows the
+// person its `authMethods` and what each needs — ACP `authenticate` for the agent's own methods,
+// its login command line for a terminal method (the person runs it where they can see it), or an
+// API key for the profile (stored sealed with it, asked through the profile's consent, given to
+// the next agent in its environment only) — and then Retry sends the prompt again.
+import type { AcpAuthView, AuthMethodView } from '../../../../shared/ipc/agents';
+import { invalidArgument, notFound } from '../../errors';
+import { needsOfCommand } from './agent-needs';
+import type { AcpProfiles } from './profiles';
+import type { AuthMethod } from '@agentclientprotocol/sdk';
+import type { StoredAcpProfile } from './profile-store';
+
+export interface AuthSessions {
+  auth(key: string): { profile: StoredAcpProfile; methods: AuthMethod[] } | undefined;
+  authenticate(key: string, methodId: string): Promise<void>;
+  useProfile(key: string, profile: StoredAcpProfile): void;
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function methodView(m: AuthMethod, p: StoredAcpProfile): AuthMethodView {
+  const base = { id: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) };
+  if ('type' in m && m.type === 'terminal')
+    return { ...base, kind: 'terminal', command: [p.command, ...p.args, ...(m.args ?? [])] };
+  return { ...base, kind: 'agent' };
+}
+
+export function createAcpAuth(deps: { sessions: AuthSessions; profiles: AcpProfiles }) {
+  const { sessions, profiles } = deps;
+  const live = (key: string) => {
+    const a = sessions.auth(key);
+    if (!a) throw notFound(`No ACP agent runs in ${key}`);
+    return a;
+  };
+  return {
+    view(sessionKey: string): AcpAuthView {
+      const { profile, methods } = live(sessionKey);
+      const { apiKeyEnv } = needsOfCommand(profile.command, profile.args);
+      return {
+        sessionKey,
+        profileId: profile.id,
+        profileName: profile.name,
+        methods: methods.map((m) => methodView(m, profile)),
+        ...(apiKeyEnv ? { apiKeyEnv } : {}),
+        hasKey: apiKeyEnv !== undefined && Boolean(profile.env[apiKeyEnv]),
+      };
+    },
+
+    /** ACP `authenticate` with one of the agent's own (non-terminal) methods. */
+    async authenticate(sessionKey: string, methodId: string): Promise<void> {
+      const { methods } = live(sessionKey);
+      const m = methods.find((x) => x.id === methodId);
+      if (!m) throw invalidArgument(`The agent offers no method ${methodId}`);
+      if ('type' in m && m.type === 'terminal')
+        throw invalidArgument(`${m.name} runs in a terminal: run the command it shows there`);
+      await sessions.authenticate(sessionKey, methodId);
+    },
+
+    /** An API key into the profile (the person allows the changed command line), for the next agent. */
+    async setKey(sessionKey: string, name: string, value: string): Promise<void> {
+      if (!ENV_NAME.test(name)) throw invalidArgument('The key variable must match [A-Za-z_][A-Za-z0-9_]*');
+      if (!value.trim()) throw invalidArgument('The API key is empty');
+      const { profile } = live(sessionKey);
+      const { rev: _rev, ...plain } = profile;
+      await profiles.propose({ ...plain, env: { ...profile.env, [name]: value.trim() } });
+      sessions.useProfile(sessionKey, profiles.stored.get(profile.id)!);
+    },
+  };
+}
+
+export type AcpAuth = ReturnType<typeof createAcpAuth>;

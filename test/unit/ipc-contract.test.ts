@@ -46,6 +46,9 @@ type Empty = Record<string, never>;
 describe('IPC contract types', () => {
   it('pins every channel name', () => {
     expect([...CHANNEL_LIST].sort()).toEqual([
+      'acp:auth:authenticate',
+      'acp:auth:get',
+      'acp:auth:key',
       'acp:installs:list',
       'acp:permissions:list',
       'acp:permissions:respond',

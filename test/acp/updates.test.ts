@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeAllAcpChildren, type AcpPermissionRequest } from '../../electron/gateway/runtime/acp';
+import { UpdateMapper } from '../../electron/gateway/runtime/acp/updates';
 import { makeWorkspace, messages, startFixture } from './helpers';
 
 const ws = makeWorkspace();
@@ -104,5 +105,28 @@ describe('AcpChild streamed updates and permissions', () => {
     });
     expect(await child.prompt('answer')).toEqual({ outcome: 'completed', stopReason: 'end_turn' });
     expect(warnings).toEqual(['ACP onUpdate handler threw']);
+  });
+});
+
+describe('UpdateMapper', () => {
+  it('maps a tool call announced again (as Claude Code`s adapter does) to an update, shown once', () => {
+    const mapper = new UpdateMapper();
+    const call = {
+      sessionUpdate: 'tool_call',
+      toolCallId: 'toolu_1',
+      title: 'mcp__sightline__session_status',
+    } as const;
+    expect(mapper.map(call)).toEqual({
+      kind: 'tool_call',
+      toolCallId: 'toolu_1',
+      title: call.title,
+      status: 'pending',
+    });
+    expect(mapper.map({ ...call, rawInput: { sessionKey: 'agent:main:main' } })).toEqual({
+      kind: 'tool_call_update',
+      toolCallId: 'toolu_1',
+      title: call.title,
+      status: 'pending',
+    });
   });
 });

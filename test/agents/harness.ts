@@ -174,6 +174,9 @@ export async function expectCheckTurn(h: Harness, agent: AgentUnderTest, key: st
   const call = messages.find((m) => m.toolCalls?.[0]?.name === 'session_status');
   expect(call?.toolCalls?.[0]?.arguments).toEqual({ sessionKey: MAIN });
   const result = messages.find((m) => m.role === 'tool' && m.toolCallId === call?.toolCalls?.[0]?.id);
+  // The agent's own rows of the call: no status shown twice, the last one completed.
+  const rows = messages.filter((m) => m.toolName === 'acp').map((m) => m.text.replace(/^.* — /, ''));
+  expect([new Set(rows).size, rows.at(-1)]).toEqual([rows.length, 'completed']);
   expect(result?.text).toContain(MAIN);
   expect(h.lastReply(key)).toBe(`Coordinator checked: ${MAIN} is there`);
   const [credential] = gw.mcp.list(key);

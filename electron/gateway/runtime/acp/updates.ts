@@ -15,9 +15,13 @@ export class UpdateMapper {
       case 'agent_thought_chunk':
         return update.content.type === 'text' ? { kind: 'thought', text: update.content.text } : undefined;
       case 'tool_call': {
+        const known = this.tools.has(update.toolCallId);
         const state = { title: update.title, status: update.status ?? 'pending' };
         this.tools.set(update.toolCallId, state);
-        return { kind: 'tool_call', toolCallId: update.toolCallId, ...state, ...diffsOf(update.content) };
+        // A tool call announced again is an update of the one already shown: Claude Code's
+        // adapter announces each call when it starts streaming and again with its whole input.
+        const kind = known ? 'tool_call_update' : 'tool_call';
+        return { kind, toolCallId: update.toolCallId, ...state, ...diffsOf(update.content) };
       }
       case 'tool_call_update': {
         const prev = this.tools.get(update.toolCallId);

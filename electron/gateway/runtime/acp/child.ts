@@ -119,7 +119,10 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
       env: opts.profile.env,
     });
     const child = new AcpChild(opts, realRoot, command, spawnCwd);
-    const budget = opts.startTimeoutMs ?? 30_000;
+    // An agent that exits or fails ends the start at once (child.failed); the budget is only for
+    // one that stays silent. Real OpenCode needs 20-30 s for initialize + session/new on a busy
+    // two-core machine, so 30 s failed good starts.
+    const budget = opts.startTimeoutMs ?? 120_000;
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([

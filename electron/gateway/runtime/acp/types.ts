@@ -73,7 +73,7 @@ export interface AcpChildOptions {
   mcpServers?: (caps: { http: boolean }) => Promise<McpServer[]>;
   /** Bytes of stderr kept for `stderrTail()` (default 64 KiB). */
   stderrLimitBytes?: number;
-  /** Budget for spawn + initialize + session/new (default 30 s). */
+  /** Budget for spawn + initialize + session/new (default 120 s). */
   startTimeoutMs?: number;
   /** How long a cancelled prompt may take to acknowledge before the process is stopped (default 5 s). */
   cancelGraceMs?: number;

@@ -34,7 +34,7 @@ const gemini = (trust: boolean): AgentUnderTest => ({
 
 wholeTurnSuite(gemini(true));
 
-describe('gemini in a folder it does not trust', { timeout: 120_000 }, () => {
+describe('gemini in a folder it does not trust', { timeout: 240_000 }, () => {
   let h: Harness;
   afterAll(() => h?.close());
 

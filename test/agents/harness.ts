@@ -123,7 +123,7 @@ export async function openHarness(agent: AgentUnderTest): Promise<Harness> {
             runs.length >= count && runs.every((r) => ['idle', 'failed', 'cancelled'].includes(r.status))
           );
         },
-        90_000,
+        180_000,
         what,
       );
     },

@@ -21,7 +21,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const gone = (tag: string) => () => treeOf(tag).length === 0;
 
 export function wholeTurnSuite(agent: AgentUnderTest): void {
-  describe(`${agent.id}, a real agent, whole turns`, { timeout: 120_000 }, () => {
+  describe(`${agent.id}, a real agent, whole turns`, { timeout: 240_000 }, () => {
     let h: Harness;
     let personKey = '';
     let spawnedKey = '';

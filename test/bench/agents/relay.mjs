@@ -1,10 +1,11 @@
-/* global process, performance */
 // The agent seen from Sightline's side of the pipe: runs the real agent (argv) with its stdin and
 // stderr passed through, and writes each line of its stdout on to Sightline — first noting, for
 // every latency marker «n» in the line, the moment the line left (epoch ms, sub-millisecond) in
 // the file named by SIGHTLINE_BENCH_MARKS. What happens after that moment is Sightline's.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import process from 'node:process';
 
 const [command, ...args] = process.argv.slice(2);
 const marks = fs.openSync(process.env.SIGHTLINE_BENCH_MARKS, 'a');

@@ -212,7 +212,7 @@ export const LAYERS = [
   // Leaves every gateway layer may import: the contract's types, errors, the scheduler port.
   {
     name: 'gateway/base',
-    files: [`${G}/types`, `${G}/errors`, `${G}/scheduler`],
+    files: [`${G}/types`, `${G}/errors`, `${G}/scheduler`, `${G}/connection-guard`],
     may: ['shared'],
     ...GATEWAY_PACKAGES,
     why: "the gateway's leaves import nothing of the gateway",

@@ -14,6 +14,12 @@ import type { DismissalStore } from '../gateway/person/dismissals';
 import type { GatewayApi } from '../gateway/api/gateway-api';
 import { createApiHandlers, type ApiOptions } from '../gateway/api/handlers';
 import { createPushBridge } from '../gateway/api/push-bridge';
+import {
+  DEFAULT_CONNECTION_LIMITS,
+  SERVER_OPTIONS,
+  guardConnections,
+  type ConnectionLimits,
+} from '../gateway/connection-guard';
 import { readRendererFile } from './renderer-files';
 
 export const HOST = '127.0.0.1';
@@ -38,6 +44,8 @@ export interface WebServerOptions {
   app?: Partial<AppInfo>;
   /** The app's gateway host, for database:status and database:restore (cli.ts passes it). */
   database?: ApiOptions['database'];
+  /** Connection caps and timeouts (issue 29.5); tests pass small ones. */
+  limits?: ConnectionLimits;
 }
 
 export interface WebServer {
@@ -143,7 +151,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     'Cross-Origin-Opener-Policy': 'same-origin',
     'Cross-Origin-Resource-Policy': 'same-origin',
   };
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(SERVER_OPTIONS, (req, res) => {
     void (async () => {
       const url = parseTarget(req.url, origin());
       if (!url) return send(res, 400, 'Bad Request', security);
@@ -164,6 +172,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     })().catch(() => send(res, 500, 'Internal Server Error', security));
   });
 
+  // A local flood cannot shut the page or the open WebSockets out (connection-guard.ts).
+  const guard = guardConnections(server, opts.limits ?? DEFAULT_CONNECTION_LIMITS);
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
   server.on('upgrade', (req, socket, head) => {
     // Node removes its own error listener from an upgraded socket: without this one, a client
@@ -176,6 +186,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       if (!sameToken(url.searchParams.get('token'), token)) return refuseUpgrade(socket, 401, 'Unauthorized');
       if (req.headers.origin !== origin() || !hostOk(req.headers.host))
         return refuseUpgrade(socket, 403, 'Forbidden');
+      guard.trust(socket);
       // ws answers a broken handshake (key, version, subprotocols) with 400 itself.
       wss.handleUpgrade(req, socket, head, (ws) => connect(ws));
     } catch {

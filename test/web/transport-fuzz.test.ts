@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { tempDir } from '../helpers/gateway';
+import { tempDir, waitFor } from '../helpers/gateway';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -347,5 +347,22 @@ describe('browser mode transport fuzz', () => {
       [5, true, undefined],
     ]);
     await stillServing();
+  });
+
+  it('keeps serving while a local process holds 1,000 slow connections (issue 29.5)', async () => {
+    const held: net.Socket[] = [];
+    try {
+      for (let i = 0; i < 1000; i++) {
+        const c = net.connect(port, '127.0.0.1');
+        c.on('error', () => {});
+        c.write(`GET / HTTP/1.1\r\nHost: ${host()}\r\nX-Slow: `);
+        held.push(c);
+      }
+      // The server holds at most its cap of them (256); the rest are closed as they come.
+      await waitFor(() => held.filter((c) => !c.destroyed).length <= 256, 10_000, 'the flood cut to the cap');
+      await stillServing();
+    } finally {
+      for (const c of held) c.destroy();
+    }
   });
 });

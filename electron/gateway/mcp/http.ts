@@ -5,6 +5,12 @@
 // client sends can throw past this file; the listener keeps serving.
 import http from 'node:http';
 import type { Logger } from '../types';
+import {
+  DEFAULT_CONNECTION_LIMITS,
+  guardConnections,
+  SERVER_OPTIONS,
+  type ConnectionLimits,
+} from '../connection-guard';
 
 export const MCP_HOST = '127.0.0.1';
 export const MCP_PATH = '/mcp';
@@ -65,7 +71,7 @@ function readBody(req: http.IncomingMessage): Promise<Buffer | undefined> {
 
 export async function listenMcp<C>(
   handlers: McpHttpHandlers<C>,
-  opts: { port: number; logger: Logger },
+  opts: { port: number; logger: Logger; limits?: ConnectionLimits },
 ): Promise<McpHttp> {
   let port = 0;
   const hostOk = (h: string | undefined) => h === `${MCP_HOST}:${port}` || h === `localhost:${port}`;
@@ -78,6 +84,7 @@ export async function listenMcp<C>(
     if (req.method !== 'POST') return jsonRpcError(res, 405, 'Method Not Allowed', { Allow: 'POST' });
     const secret = bearerSecret(req.headers.authorization);
     const caller = secret === undefined ? undefined : handlers.authenticate(secret);
+    if (caller !== undefined) guard.trust(req.socket);
     if (caller === undefined) {
       return jsonRpcError(res, 401, 'Unauthorized: unknown or revoked credential', {
         'WWW-Authenticate': 'Bearer realm="sightline"',
@@ -100,17 +107,15 @@ export async function listenMcp<C>(
     await handlers.serve(caller, req, res, body);
   };
 
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(SERVER_OPTIONS, (req, res) => {
     handle(req, res).catch((err: unknown) => {
       opts.logger.warn('mcp: request failed', { error: String(err) });
       jsonRpcError(res, 500, 'Internal error');
     });
   });
-  // Slow or stalled clients cannot hold the listener: the whole request must arrive in time
-  // (the answer may take as long as the tool does).
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  server.maxConnections = 64;
+  // Slow or stalled clients cannot hold the listener: the whole request must arrive in time (the
+  // answer may take as long as the tool does), and a flood is cut down, never waited out.
+  const guard = guardConnections(server, opts.limits ?? DEFAULT_CONNECTION_LIMITS);
   server.on('clientError', (_err, socket) => {
     if (socket.writable)
       socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');

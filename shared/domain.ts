@@ -69,8 +69,24 @@ export interface SessionInfo {
   cwd?: string;
   /** Addition: hidden from the fleet tree, kept everywhere else (present only when true). */
   archived?: boolean;
+  /** Addition (issue 26): the git worktree the session's agent works in, if it has one. */
+  worktree?: WorktreeInfo;
   createdAt: number;
   updatedAt: number;
+}
+
+/** A session's own git worktree (contract: `worktrees`). */
+export interface WorktreeInfo {
+  /** The worktree's folder (the agent's cwd). */
+  path: string;
+  /** e.g. sightline/fix-login-3f2a9c1d */
+  branch: string;
+  /** The branch or commit it started from. */
+  base: string;
+  /** The commit it started from. */
+  baseCommit: string;
+  /** The main repository's top-level folder. */
+  repository: string;
 }
 
 export function assertNever(x: never): never {

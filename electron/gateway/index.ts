@@ -64,6 +64,8 @@ import { sessionStatusTool, sessionsListTool } from './tools/session-tools';
 import { createConsent, type Consent } from './trust/consent';
 import { createConsentStore } from './trust/consent-store';
 import { createSecrets } from './trust/secrets';
+import { createWorktrees, reviewMessage, type Worktrees } from './worktrees';
+import type { ReviewInput, WorktreeImpact, WorktreeProbe, WorktreeStats } from '../../shared/ipc/worktrees';
 import type {
   CatalogRoots,
   GatewayOptions,
@@ -77,6 +79,7 @@ import { createNodeRepository } from './nodes/repository';
 
 export type * from './types';
 export type * from './runtime/runner';
+import { GatewayError } from './errors';
 export { GatewayError } from './errors';
 export { NotOwnerError } from './ownership';
 export type { AskPerson, CommandLine, ConsentQuestion } from './trust/consent';
@@ -140,6 +143,19 @@ export interface Gateway {
   mcp: Pick<Mcp, 'issue' | 'issueForNewSession' | 'revoke' | 'list' | 'endpoint' | 'status'>;
   /** The person's own state: inbox dismissals and UI preferences. */
   person: PersonStores;
+  /**
+   * Issue 26: sessions' own git worktrees (contract: get/diff/merge/discard/overlaps). Additions:
+   * `probe` (what a start in a folder will do), `impact` (what discarding loses), `rebase`,
+   * `review` (comments sent as one human message), `stats` (a fleet row's counts), `forget`
+   * (keep the folder and branch, stop tracking), `recovered` (start-up clean-up done).
+   */
+  worktrees: Pick<Worktrees, 'get' | 'diff' | 'merge' | 'discard' | 'overlaps' | 'rebase' | 'forget'> & {
+    probe(cwd: string): Promise<WorktreeProbe>;
+    impact(sessionKey: string): Promise<WorktreeImpact>;
+    stats(sessionKey: string): WorktreeStats | undefined;
+    review(sessionKey: string, review: ReviewInput, opts?: { actorId?: string }): Promise<void>;
+    recovered: Promise<void>;
+  };
   /** The database handle, for the catalog, browser mode and tests in this process. */
   db: Db;
   /** Rolling daily backups of the database (started with autoStart). */
@@ -241,6 +257,18 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
   });
   const notices = createNotices({ queues, state, emit, owns: ownership.owns });
   const person = createPersonStores(db);
+  const worktrees = createWorktrees({
+    db,
+    now,
+    logger,
+    scheduler,
+    root: options.worktreesDir ?? path.join(options.dataDir, 'worktrees'),
+    indexDir: path.join(options.dataDir, 'worktree-index'),
+    session: (key) => store.get(key),
+    changed: (sessionKey) => emit({ type: 'session:changed', sessionKey }),
+    overlapsChanged: () => emit({ type: 'worktrees:changed' }),
+    notify: (watcher, text, contextKey) => void notices.enqueue(watcher, { text, contextKey }),
+  });
   const supervision = createSupervision({
     db,
     seen: person.seen,
@@ -328,6 +356,8 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     onDelete: (key) => {
       ownership.forget(key);
       runners.forget(key);
+      // Its worktree stays on disk with its branch unless the person discarded it first.
+      worktrees.forget(key);
     },
   });
   const catalogRoots = resolveCatalogRoots(options.catalogRoots);
@@ -407,7 +437,7 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
   const spawner = createSpawner({ tx, now, emit, sessions, state, transcripts, runs, runners });
   const messages = createMessages({ tx, runners, owns: ownership.owns });
   const human = createHuman({ store, state, messages });
-  const start = createStarter({ spawner, store, agents: agentStore });
+  const start = createStarter({ spawner, store, agents: agentStore, worktrees });
   const control = createRunControl({ engine, runners, runs, goals, store });
   const status = supervision.startStatus({
     live: (key) => runners.status(key),
@@ -435,7 +465,16 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     }),
   );
   registry.register(sessionsListTool({ sessions: store, state, describe }));
-  for (const tool of agentTools({ store, transcripts, state, agents: agentStore, goals, messages, spawner }))
+  for (const tool of agentTools({
+    store,
+    transcripts,
+    state,
+    agents: agentStore,
+    goals,
+    messages,
+    spawner,
+    worktrees,
+  }))
     registry.register(tool);
   registry.register(sessionNoticesTool({ notices }));
 
@@ -447,6 +486,19 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
   // Runs a crash cut short: all of them, unless other gateways run theirs (then those taken over).
   runs.failInterrupted(now(), atStart.alone ? undefined : atStart.claimed);
   state.sweep();
+  // An agent's activity in a worktree: its diff is computed again shortly after (counts, overlaps).
+  const stopWorktreeWatch = events.on((e) => {
+    const key =
+      e.type === 'run:changed'
+        ? e.run.sessionKey
+        : e.type === 'transcript:appended'
+          ? e.message.sessionKey
+          : undefined;
+    if (key !== undefined && worktrees.has(key)) worktrees.refresh(key);
+  });
+  const recovered = worktrees
+    .recover()
+    .catch((err) => logger.warn('worktrees: start-up check failed', { error: String(err) }));
   const stopWakes = runWakes({ waker, store, engine, scheduler, immediate: autoStart });
   let stopSharedPoll: (() => void) | undefined;
   if (autoStart) {
@@ -466,7 +518,34 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
 
   let closed = false;
   return {
-    sessions: { ...sessions, start },
+    sessions: {
+      ...sessions,
+      start: async (input) => worktrees.decorate(await start(input)),
+      get: (key, agentId) => {
+        const info = sessions.get(key, agentId);
+        return info && worktrees.decorate(info);
+      },
+      list: () => sessions.list().map(worktrees.decorate),
+      archive: (key, archived) => worktrees.decorate(sessions.archive(key, archived)),
+    },
+    worktrees: {
+      get: worktrees.get,
+      diff: worktrees.diff,
+      merge: worktrees.merge,
+      discard: worktrees.discard,
+      overlaps: worktrees.overlaps,
+      rebase: worktrees.rebase,
+      forget: worktrees.forget,
+      probe: worktrees.probe,
+      impact: worktrees.impact,
+      stats: worktrees.stats,
+      review: async (sessionKey, review, opts = {}) => {
+        if (!worktrees.get(normalizeSessionKey(sessionKey)))
+          throw new GatewayError('not_found', `Session ${sessionKey} has no worktree`);
+        await human.send(sessionKey, reviewMessage(review), { channel: 'review', ...opts });
+      },
+      recovered,
+    },
     state,
     notices,
     tools: createTools(registry),
@@ -520,6 +599,8 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
       stopSharedPoll?.();
       heartbeats.stop();
       stopWakes();
+      stopWorktreeWatch();
+      worktrees.close();
       consent.close();
       permissions.closeAll();
       void runners.close();

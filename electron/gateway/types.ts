@@ -52,6 +52,8 @@ export interface CatalogRoots {
 
 export interface GatewayOptions {
   dataDir: string;
+  /** Addition (issue 26): where sessions' worktrees are made (default <dataDir>/worktrees). */
+  worktreesDir?: string;
   now?: () => number;
   /**
    * Addition: runs every gateway timer (wake grace, heartbeats, wake coalescing, the shared
@@ -150,6 +152,16 @@ export interface StartInput {
   parentKey?: string;
   /** Addition: the person's account on a shared gateway (`npm run serve`); default `local-user`. */
   actorId?: string;
+  /**
+   * Issue 26: 'worktree' starts the agent in a new git worktree on a new branch (cwd must lie in
+   * a git repository with at least one commit); 'none' starts in cwd. Default: a worktree for a
+   * real agent (ACP) whose cwd is in a repository, else in place.
+   */
+  isolation?: 'worktree' | 'none';
+  /** The branch or commit the worktree starts from (default HEAD's branch). */
+  base?: string;
+  /** Addition: the folder the person keeps worktrees in (default: the data folder's worktrees/). */
+  worktreesFolder?: string;
 }
 
 /** The gateway's `sessions`: the core operations plus `start`, which runs through the spawn path. */

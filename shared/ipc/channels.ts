@@ -1,5 +1,6 @@
 // Channel names of the one IPC contract, `<domain>:<verb>` (`<domain>:<noun>:<verb>` for acp). Electron's ipcMain handlers, the
 // preload bridge, browser mode's WebSocket server and the renderer client all use these.
+import { WORKTREE_CHANNELS } from './worktrees';
 
 export const CHANNELS = {
   fleetSnapshot: 'fleet:snapshot',
@@ -63,6 +64,7 @@ export const CHANNELS = {
   consentRespond: 'consent:respond',
   databaseStatus: 'database:status',
   databaseRestore: 'database:restore',
+  ...WORKTREE_CHANNELS,
 } as const;
 
 export type Channel = (typeof CHANNELS)[keyof typeof CHANNELS];

@@ -33,8 +33,9 @@ import type {
   TranscriptPage,
   WatchersView,
 } from './types';
+import type { WorktreeResults } from './worktrees';
 
-export interface ResultMap {
+export interface ResultMap extends WorktreeResults {
   'fleet:snapshot': FleetSnapshot;
   'sessions:get': SessionView;
   'sessions:seen': { seen: true };

@@ -5,6 +5,7 @@ import type { ConsentRequestView, PermissionRequestView } from './questions';
 import type { LiveStream, RunInfo, SessionStatusView, TranscriptMessage } from './sessions';
 import type { NoticeDelivery } from './watchers';
 import type { AcpStartProgress } from './agents';
+import type { WorktreesChangedEvent } from './worktrees';
 
 export type GatewayEvent =
   | { type: 'state:event'; sessionKey: string; agentId: string; event: StateEvent }
@@ -28,7 +29,8 @@ export type GatewayEvent =
   | { type: 'notice:reconciled'; delivery: NoticeDelivery }
   /** Sent by the Electron shell (not the gateway): the person clicked a notification about it. */
   | { type: 'ui:open'; sessionKey: string }
-  | { type: 'acp:progress'; progress: AcpStartProgress };
+  | { type: 'acp:progress'; progress: AcpStartProgress }
+  | WorktreesChangedEvent;
 
 /** One push: the gateway events of (at most) one 16 ms window, in order. */
 export interface PushBatch {

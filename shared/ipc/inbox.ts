@@ -2,6 +2,7 @@
 // Declarations only; shared/ipc/types.ts re-exports every domain file.
 import type { CatalogProvider } from './catalog';
 import type { UpstreamAlert } from './sessions';
+import type { WorktreeOverlapItem } from './worktrees';
 
 /**
  * What needs the person, besides permission requests (their own list): failed runs and
@@ -29,4 +30,5 @@ export type InboxItem =
       threadId?: string;
       /** The paired node it was on (NodeInfo.id); absent: this machine. */
       hostId?: string;
-    };
+    }
+  | WorktreeOverlapItem;

@@ -8,6 +8,7 @@ import { CATALOG_PROVIDERS, GOAL_STATUSES, PROVIDER_IDS, REGISTRY_DISTRIBUTIONS,
 import type { Channel } from './channels';
 import { LIMITS } from './limits';
 import { REACHES } from './reach';
+import { WORKTREE_SCHEMAS } from './worktree-schemas';
 
 const clampLimit = (def: number, max: number) =>
   z
@@ -269,6 +270,11 @@ export const SCHEMAS = {
       label: boundedString('label', LIMITS.label).optional(),
       message: nonEmpty('message', LIMITS.messageText),
       parentKey: sessionKey.optional(),
+      isolation: z.enum(['worktree', 'none'], { error: 'isolation must be worktree or none' }).optional(),
+      base: boundedString('base', 200).optional(),
+      worktreesFolder: boundedString('worktreesFolder', LIMITS.cwd)
+        .refine((c) => ABSOLUTE_PATH.test(c), { error: 'worktreesFolder must be an absolute path' })
+        .optional(),
     })
     .refine((s) => (s.agentId === undefined) !== (s.acpProfileId === undefined), {
       error: 'choose exactly one of agentId and acpProfileId',
@@ -325,6 +331,7 @@ export const SCHEMAS = {
       error: 'name must be a backup name (sightline-<time>.db)',
     }),
   }),
+  ...WORKTREE_SCHEMAS,
 } as const satisfies Record<Channel, z.ZodType>;
 
 export type Schemas = typeof SCHEMAS;

@@ -3,6 +3,7 @@
 import type { ActorType, SessionInfo, StateEventRow } from '../domain';
 import type { SessionKind } from '../session-keys';
 import type { NoticeDelivery } from './watchers';
+import type { WorktreeStats } from './worktrees';
 
 export const PROVIDER_IDS = ['scripted', 'openai', 'anthropic'] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
@@ -137,6 +138,8 @@ export interface SessionView extends SessionInfo {
   status: SessionStatusView;
   /** The last line of the session's activity (live output, a tool call, the last reply). */
   activity?: string;
+  /** Issue 26: the worktree's branch and the counts of its last diff (present with a worktree). */
+  worktreeStats?: WorktreeStats;
 }
 
 export interface FleetSnapshot {

@@ -21,3 +21,4 @@ export * from './questions';
 export * from './acp';
 export * from './mcp';
 export * from './agents';
+export * from './worktrees';

@@ -238,6 +238,14 @@ function fill(db: Db, version: number): void {
     WORKER,
     T + 1_000_000,
   );
+  if (version < 19) return;
+  run(
+    db,
+    `INSERT INTO worktrees VALUES (?, '/data/worktrees/repo-abc123/fix-7f3a', 'sightline/fix-7f3a', 'main', ?, '/src/repo', 'ready', ?)`,
+    WORKER,
+    'a'.repeat(40),
+    T + 1_100_000,
+  );
 }
 
 /** Every row of every ordinary table (and the AUTOINCREMENT counters), keyed by table. */
@@ -403,6 +411,23 @@ const CHECKS: Record<number, (db: Db) => void> = {
     // A node paired before host keys were bound has none yet: it is bound at its next hello.
     expect(one(db, `SELECT id, host_key FROM catalog_nodes`)).toEqual({ id: 'node-1', host_key: null });
     run(db, `UPDATE catalog_nodes SET host_key = 'ssh-ed25519 AAAAC3Nza' WHERE id = 'node-1'`);
+  },
+  19: (db) => {
+    // A worktree row may exist before its session (a start between `git worktree add` and the
+    // commit): no foreign key; one row per session and per folder.
+    const row = [
+      'agent:main:acp:0badc0de',
+      '/w/a',
+      'sightline/a-0badc0de',
+      'main',
+      'c'.repeat(40),
+      '/r',
+      'creating',
+      1,
+    ];
+    run(db, `INSERT INTO worktrees VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, ...row);
+    throwsOn(db, `INSERT INTO worktrees VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, ...row);
+    expect(one(db, `SELECT state FROM worktrees`)).toEqual({ state: 'creating' });
   },
 };
 

@@ -104,6 +104,15 @@ describe('IPC contract types', () => {
       'transcript:page',
       'ui:viewing',
       'watchers:get',
+      'worktrees:diff',
+      'worktrees:discard',
+      'worktrees:impact',
+      'worktrees:keep',
+      'worktrees:merge',
+      'worktrees:overlaps',
+      'worktrees:probe',
+      'worktrees:rebase',
+      'worktrees:review',
     ]);
     for (const c of CHANNEL_LIST) expect(c).toMatch(/^[a-z]+(:[a-z]+)?:[a-z]+$/);
     expect(isChannel(CHANNELS.fleetSnapshot)).toBe(true);
@@ -497,6 +506,9 @@ describe('IPC contract: starting sessions and their lifecycle', () => {
       label?: string | undefined;
       message: string;
       parentKey?: string | undefined;
+      isolation?: 'worktree' | 'none' | undefined;
+      base?: string | undefined;
+      worktreesFolder?: string | undefined;
     }>();
     expectTypeOf<ArgsOf<'sessions:impact'>>().toEqualTypeOf<{ sessionKey: string }>();
     expectTypeOf<ArgsOf<'sessions:changes'>>().toEqualTypeOf<{ sessionKey: string }>();

@@ -39,10 +39,18 @@ import type { AskPerson, ConsentQuestion } from '../trust/consent';
 import type { RunOverview } from '../runtime/control';
 import type { MessageHit } from '../sessions/transcripts';
 import type { LiveOutput, NoticeDelivery, SessionStatusView } from '../../../shared/ipc/types';
+import type { Gateway } from '../index';
 
 export type Actor = { type: 'human' | 'agent'; id?: string };
 
+/** Issue 26: the sessions' worktrees (absent in test doubles that have none). */
+export type WorktreesApi = Pick<
+  Gateway['worktrees'],
+  'diff' | 'merge' | 'discard' | 'overlaps' | 'rebase' | 'forget' | 'probe' | 'impact' | 'stats' | 'review'
+>;
+
 export interface GatewayApi {
+  worktrees?: WorktreesApi;
   /** The person's own durable state (inbox dismissals, preferences); in memory without it. */
   person?: PersonStores;
   /** One derived status per session (issue 17.2). */

@@ -25,6 +25,7 @@ import {
 import { searchSessions } from './search';
 import { catalogRootViews } from './catalog-roots';
 import { createMemoryPreferenceStore, type PreferenceStore } from '../person/preferences';
+import { worktreeHandlers } from './worktree-handlers';
 
 /** The API's own refusals are the gateway's typed errors, mapped by type like the services'. */
 export { GatewayError as ApiError };
@@ -72,6 +73,14 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
   const view = (info: SessionInfo): SessionView => sessionView(gw, info, dismissals);
 
   const handlers: HandlerMap = {
+    ...worktreeHandlers(
+      () => {
+        if (!gw.worktrees) throw new GatewayError('unavailable', 'this gateway has no worktrees');
+        return gw.worktrees;
+      },
+      session,
+      opts.actorId,
+    ),
     'fleet:snapshot': async () => ({
       agents: gw.agents.list().map(agentView),
       sessions: fleetViews(gw, dismissals),
@@ -201,10 +210,23 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       if (!resolved) throw new GatewayError('not_found', `Unknown permission request: ${requestId}`);
       return { resolved: true };
     },
-    'sessions:start': async ({ agentId, acpProfileId, cwd, label, message, parentKey }) =>
+    'sessions:start': async ({
+      agentId,
+      acpProfileId,
+      cwd,
+      label,
+      message,
+      parentKey,
+      isolation,
+      base,
+      worktreesFolder,
+    }) =>
       view(
         await gw.sessions.start({
           message,
+          ...(isolation !== undefined ? { isolation } : {}),
+          ...(base !== undefined ? { base } : {}),
+          ...(worktreesFolder !== undefined ? { worktreesFolder } : {}),
           ...(agentId !== undefined ? { agentId } : {}),
           ...(acpProfileId !== undefined ? { acpProfileId } : {}),
           ...(cwd !== undefined ? { cwd } : {}),

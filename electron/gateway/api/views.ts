@@ -180,7 +180,32 @@ function view(
     // The run is handed over so a first read needs no query of its own.
     status: gw.status.get(info.key, run ?? null),
     ...activity(gw.live.activity(info.key)),
+    ...worktreeStats(gw, info),
   });
+}
+
+const worktreeStats = (gw: GatewayApi, info: SessionInfo) => {
+  const stats = info.worktree ? gw.worktrees?.stats(info.key) : undefined;
+  return stats ? { worktreeStats: stats } : {};
+};
+
+/** Inbox: one item per pair (or more) of sessions whose worktrees change the same files. */
+function overlapItems(gw: GatewayApi): InboxItem[] {
+  const groups = new Map<string, InboxItem & { type: 'worktree_overlap' }>();
+  for (const o of gw.worktrees?.overlaps() ?? []) {
+    const id = `overlap:${o.repository}:${o.sessionKeys.join(',')}`;
+    const item = groups.get(id) ?? {
+      id,
+      type: 'worktree_overlap' as const,
+      sessionKey: o.sessionKeys[0]!,
+      repository: o.repository,
+      sessionKeys: o.sessionKeys,
+      paths: [],
+    };
+    item.paths.push(o.path);
+    groups.set(id, item);
+  }
+  return [...groups.values()];
 }
 
 const activity = (line: string | undefined) => (line ? { activity: line } : {});
@@ -236,6 +261,7 @@ export function inboxItems(gw: GatewayApi, dismissals: DismissalStore): InboxIte
       ...adoptedSource(info.key),
     });
   }
+  items.push(...overlapItems(gw).filter((item) => !dismissals.has(item.id)));
   return items;
 }
 

@@ -20,6 +20,9 @@ import type { AgentStore } from './agents';
 import { GOAL_STATUSES, type Goals } from './goals';
 import type { Messages } from './messages';
 import type { Spawner } from './spawn';
+import { GatewayError } from '../errors';
+import type { Worktrees } from '../worktrees';
+import { isolate, type Isolated } from './isolation';
 
 export const MESSAGE_MAX_CHARS = LIMITS.messageText;
 const HISTORY_TEXT_MAX = 4000;
@@ -32,6 +35,7 @@ export interface AgentToolDeps {
   goals: Goals;
   messages: Messages;
   spawner: Spawner;
+  worktrees: Worktrees;
 }
 
 /** The session `raw` names, when it exists and is in the caller's reach. */
@@ -65,6 +69,44 @@ function readable(m: TranscriptMessage, tally: { masked: number }) {
     text: text.text,
     createdAt: m.createdAt,
   };
+}
+
+/**
+ * A spawned ACP agent in its own worktree of the caller's repository, when the caller asks
+ * (isolation "worktree"); the profile must allow agents (checked by the spawn, which then removes
+ * the worktree again). Undefined: no isolation asked.
+ */
+async function isolated(
+  deps: AgentToolDeps,
+  caller: string,
+  req: { agentId: string; runtime: string; task: string; label?: string; args: Record<string, unknown> },
+): Promise<Isolated | undefined> {
+  const isolation = optionalString(req.args, 'isolation', 16);
+  const base = optionalString(req.args, 'base', 200);
+  if (isolation !== undefined && isolation !== 'worktree' && isolation !== 'none')
+    throw new ToolError('isolation must be "worktree" or "none"');
+  if (isolation === 'none' && base !== undefined)
+    throw new ToolError('base is for isolation "worktree" only');
+  if (isolation !== 'worktree' && base === undefined) return undefined;
+  if (req.runtime !== 'acp')
+    throw new ToolError('isolation "worktree" is for runtime "acp" (a coding agent)');
+  const cwd = deps.store.get(caller)?.cwd;
+  if (!cwd)
+    throw new ToolError('isolation "worktree" needs your session to work in a folder of a git repository');
+  try {
+    return await isolate(deps.worktrees, {
+      agentId: req.agentId,
+      runtime: req.runtime,
+      message: req.task,
+      isolation: 'worktree',
+      base,
+      ...(req.label ? { label: req.label } : {}),
+      ...(cwd ? { cwd } : {}),
+    });
+  } catch (err) {
+    if (err instanceof GatewayError) throw new ToolError(err.message);
+    throw err;
+  }
 }
 
 export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
@@ -136,6 +178,16 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
         timeoutSeconds: { type: 'integer', minimum: 1, maximum: 86400 },
         runtime: { type: 'string', enum: ['native', 'acp'] },
         profile: { type: 'string' },
+        isolation: {
+          type: 'string',
+          enum: ['worktree', 'none'],
+          description:
+            'acp only: "worktree" gives the agent its own git worktree and branch of your folder\'s repository',
+        },
+        base: {
+          type: 'string',
+          description: 'with isolation "worktree": the branch or commit to start from',
+        },
       },
       required: ['task'],
     },
@@ -152,17 +204,25 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
       if (!deps.agents.get(agentId)) throw new ToolError(`Unknown agentId: ${agentId}`);
       const timeoutMs = timeoutSeconds ? timeoutSeconds * 1000 : undefined;
       const profile = runtime === 'acp' ? optionalString(args, 'profile', 64) : undefined;
-      const spawned = deps.spawner.spawn({
-        runtime,
-        agentId,
-        message: task,
-        from: { type: 'agent', id: ctx.caller },
-        parentKey: ctx.caller,
-        ...(label ? { label } : {}),
-        ...(profile ? { profile } : {}),
-        ...(timeoutMs ? { timeoutMs } : {}),
-      });
-      return { status: 'accepted', ...spawned };
+      const place = await isolated(deps, ctx.caller, { agentId, runtime, task, label, args });
+      try {
+        const spawned = deps.spawner.spawn({
+          runtime,
+          agentId,
+          message: task,
+          from: { type: 'agent', id: ctx.caller },
+          parentKey: ctx.caller,
+          ...(label ? { label } : {}),
+          ...(profile ? { profile } : {}),
+          ...(timeoutMs ? { timeoutMs } : {}),
+          ...(place ? { id: place.id, ...(place.cwd ? { cwd: place.cwd } : {}) } : {}),
+        });
+        await place?.settle(true);
+        return { status: 'accepted', ...spawned, ...(place?.cwd ? { cwd: place.cwd } : {}) };
+      } catch (err) {
+        await place?.settle(false);
+        throw err;
+      }
     },
   };
 

@@ -35,6 +35,8 @@ export interface SpawnRequest {
   /** The working folder (checked by the caller); ACP default: the profile's, else one of its own. */
   cwd?: string;
   timeoutMs?: number;
+  /** The key's own id (default: a fresh one); isolation.ts picks it first to name the worktree. */
+  id?: string;
 }
 
 export interface Spawned {
@@ -58,6 +60,9 @@ export interface SpawnDeps {
 
 export type Spawner = ReturnType<typeof createSpawner>;
 
+/** A child key's own id: 8 hex digits. */
+export const newChildId = () => randomUUID().slice(0, 8);
+
 interface Planned {
   req: SpawnRequest;
   key: string;
@@ -75,7 +80,7 @@ export function createSpawner(deps: SpawnDeps) {
   const plan = (req: SpawnRequest): Planned => {
     const runner = deps.runners.child(req.runtime);
     if (!runner) throw invalidArgument(`Unknown runtime: ${req.runtime}`);
-    const key = childKeyFor(req.agentId, req.runtime, randomUUID().slice(0, 8));
+    const key = childKeyFor(req.agentId, req.runtime, req.id ?? newChildId());
     const p = runner.plan(key, {
       ...(req.profile !== undefined ? { profile: req.profile } : {}),
       ...(req.cwd !== undefined ? { cwd: req.cwd } : {}),

@@ -3,18 +3,21 @@
 // spawn path with the person as the one who spawns.
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { parseSessionKey } from '../../../shared/session-keys';
+import { childKeyFor, parseSessionKey } from '../../../shared/session-keys';
 import { invalidArgument, notFound } from '../errors';
 import type { SessionStore } from '../sessions/store';
 import type { SessionInfo, StartInput } from '../types';
+import type { Worktrees } from '../worktrees';
 import type { AgentStore } from './agents';
 import { MESSAGE_MAX_CHARS, personId } from './human';
+import { isolate } from './isolation';
 import type { Spawner } from './spawn';
 
 export interface StarterDeps {
   spawner: Spawner;
   store: SessionStore;
   agents: AgentStore;
+  worktrees: Worktrees;
 }
 
 /** The folder must be an absolute path to an existing directory; returns it normalised. */
@@ -59,16 +62,37 @@ export function createStarter(deps: StarterDeps) {
         throw invalidArgument('acpProfileId must be a profile id');
       owner = parent ? (parseSessionKey(parent.key).agentId ?? parent.agentId) : 'main';
     }
-    const { session } = await deps.spawner.start({
-      runtime: runtime ?? (acpProfileId !== undefined ? 'acp' : 'native'),
+    const kind = runtime ?? (acpProfileId !== undefined ? 'acp' : 'native');
+    const from = { type: 'human', id: personId(input.actorId) } as const;
+    const folder = input.worktreesFolder === undefined ? undefined : checkFolder(input.worktreesFolder);
+    const place = await isolate(deps.worktrees, {
       agentId: owner,
+      runtime: kind,
       message,
-      from: { type: 'human', id: personId(input.actorId) },
-      ...(parent ? { parentKey: parent.key } : {}),
-      ...(label !== undefined && label.trim() !== '' ? { label } : {}),
-      ...(acpProfileId !== undefined ? { profile: acpProfileId } : {}),
+      ...(label ? { label } : {}),
       ...(cwd ? { cwd } : {}),
+      ...(folder ? { folder } : {}),
+      isolation: input.isolation,
+      base: input.base,
+      node: (input as { node?: unknown }).node,
     });
-    return session;
+    try {
+      const { session } = await deps.spawner.start({
+        runtime: kind,
+        agentId: owner,
+        message,
+        from,
+        id: place.id,
+        ...(parent ? { parentKey: parent.key } : {}),
+        ...(label !== undefined && label.trim() !== '' ? { label } : {}),
+        ...(acpProfileId !== undefined ? { profile: acpProfileId } : {}),
+        ...(place.cwd ? { cwd: place.cwd } : {}),
+      });
+      await place.settle(true);
+      return session;
+    } catch (err) {
+      await place.settle(deps.store.get(childKeyFor(owner, kind, place.id)) !== undefined);
+      throw err;
+    }
   };
 }

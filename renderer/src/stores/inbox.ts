@@ -84,6 +84,7 @@ export const useInbox = create<InboxState>()((set, get) => ({
     const queueChanged = events.some(
       (e) =>
         e.type === 'session:deleted' ||
+        e.type === 'worktrees:changed' ||
         (e.type === 'session:status' && (e.status.status === 'failed' || listed.has(e.sessionKey))) ||
         (e.type === 'state:event' && (e.event.kind === 'upstream_missing' || e.event.kind === 'adopted')),
     );

@@ -18,6 +18,7 @@ import { migration015 } from './015-ownership';
 import { migration016 } from './016-supervision';
 import { migration017 } from './017-reach';
 import { migration018 } from './018-node-host-key';
+import { migration019 } from './019-worktrees';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration016,
   migration017,
   migration018,
+  migration019,
 ];

@@ -12,6 +12,7 @@ import { SessionName } from '../../components/SessionName';
 import { STATUS_LOOK } from '../../components/Badges';
 import { retry } from '../session/StatusBanner';
 import { InboxHistory } from './InboxHistory';
+import { OverlapItem } from '../worktrees/OverlapItem';
 
 function Item({ item }: { item: InboxItem }) {
   const openSession = useUi((s) => s.openSession);
@@ -40,6 +41,8 @@ function Item({ item }: { item: InboxItem }) {
             <span className="muted">· {time(item.endedAt)}</span>
           </p>
         </>
+      ) : item.type === 'worktree_overlap' ? (
+        <OverlapItem item={item} />
       ) : (
         <>
           <div className="inbox-title">

@@ -24,7 +24,7 @@ import { merge, rebase } from './merge';
 import { branchFor, shortIdOf, worktreeFolder } from './names';
 import { findOverlaps, overlapNotice } from './overlaps';
 import { probe, resolveStart } from './probe';
-import { createWorktreeRepository, type WorktreeRow } from './repository';
+import { createWorktreeRepository, type WorktreeRepository, type WorktreeRow } from './repository';
 
 export { reviewMessage } from './review';
 
@@ -55,52 +55,61 @@ interface Known {
   missing?: boolean;
 }
 
-export type Worktrees = ReturnType<typeof createWorktrees>;
+export type Worktrees = WorktreesService;
+export const createWorktrees = (deps: WorktreesDeps): Worktrees => new WorktreesService(deps);
 
-export function createWorktrees(deps: WorktreesDeps) {
-  const repo = createWorktreeRepository(deps.db, deps.now);
-  const known = new Map<string, Known>(repo.all().map((row) => [row.sessionKey, { row }]));
-  const queue = new Map<string, Promise<unknown>>();
-  const timers = new Map<string, () => void>();
-  const announced = new Set<string>();
-  let lastOverlaps = '[]';
-  let closed = false;
+const info = ({ path: p, branch, base, baseCommit, repository }: WorktreeRow): WorktreeInfo => ({
+  path: p,
+  branch,
+  base,
+  baseCommit,
+  repository,
+});
+
+/** Methods are arrow properties: the composition root hands them on unbound. */
+class WorktreesService {
+  private readonly repo: WorktreeRepository;
+  private readonly known: Map<string, Known>;
+  private readonly queue = new Map<string, Promise<unknown>>();
+  private readonly timers = new Map<string, () => void>();
+  private readonly announced = new Set<string>();
+  private lastOverlaps = '[]';
+  private closed = false;
+
+  constructor(private readonly deps: WorktreesDeps) {
+    this.repo = createWorktreeRepository(deps.db, deps.now);
+    this.known = new Map(this.repo.all().map((row) => [row.sessionKey, { row }]));
+  }
 
   /** One git job at a time per worktree (they share its private index). */
-  const serial = <T>(key: string, job: () => Promise<T>): Promise<T> => {
-    const next = (queue.get(key) ?? Promise.resolve()).then(job, job);
+  private serial = <T>(key: string, job: () => Promise<T>): Promise<T> => {
+    const next = (this.queue.get(key) ?? Promise.resolve()).then(job, job);
     const settled = next.catch(() => undefined);
-    queue.set(key, settled);
-    void settled.then(() => queue.get(key) === settled && queue.delete(key));
+    this.queue.set(key, settled);
+    void settled.then(() => this.queue.get(key) === settled && this.queue.delete(key));
     return next;
   };
-  const indexFile = (key: string) => path.join(deps.indexDir, `${shortIdOf(key)}.index`);
-  const info = ({ path: p, branch, base, baseCommit, repository }: WorktreeRow): WorktreeInfo => ({
-    path: p,
-    branch,
-    base,
-    baseCommit,
-    repository,
-  });
-  const ready = (key: string): Known => {
-    const k = known.get(key);
-    if (!k || k.row.state !== 'ready' || !deps.session(key)) throw notFound(`Session ${key} has no worktree`);
+  private indexFile = (key: string) => path.join(this.deps.indexDir, `${shortIdOf(key)}.index`);
+  private ready = (key: string): Known => {
+    const k = this.known.get(key);
+    if (!k || k.row.state !== 'ready' || !this.deps.session(key))
+      throw notFound(`Session ${key} has no worktree`);
     return k;
   };
-  const forgetRow = (key: string) => {
-    repo.remove(key);
-    known.delete(key);
-    timers.get(key)?.();
-    timers.delete(key);
-    rmSync(indexFile(key), { force: true });
+  private forgetRow = (key: string) => {
+    this.repo.remove(key);
+    this.known.delete(key);
+    this.timers.get(key)?.();
+    this.timers.delete(key);
+    rmSync(this.indexFile(key), { force: true });
   };
 
   /** The diff now: reused when the base, HEAD and working tree are what they were. */
-  async function compute(key: string): Promise<WorktreeDiff> {
-    const k = ready(key);
+  private compute = async (key: string): Promise<WorktreeDiff> => {
+    const k = this.ready(key);
     const w = info(k.row);
     try {
-      const [tree, head] = [await workingTree(w, indexFile(key)), await headOf(w)];
+      const [tree, head] = [await workingTree(w, this.indexFile(key)), await headOf(w)];
       const at = `${w.baseCommit} ${head} ${tree}`;
       if (k.last?.at !== at) k.last = { at, tree, diff: await diffAgainstBase(w, head, tree) };
       if (k.missing) k.missing = false;
@@ -109,10 +118,10 @@ export function createWorktrees(deps: WorktreesDeps) {
       if (err instanceof GatewayError && err.message.includes('no longer exists')) k.missing = true;
       throw err;
     }
-  }
+  };
 
-  const stats = (key: string): WorktreeStats | undefined => {
-    const k = known.get(key);
+  stats = (key: string): WorktreeStats | undefined => {
+    const k = this.known.get(key);
     if (!k || k.row.state !== 'ready') return undefined;
     const files = k.last?.diff.files ?? [];
     return {
@@ -125,28 +134,29 @@ export function createWorktrees(deps: WorktreesDeps) {
     };
   };
 
-  const overlaps = (): WorktreeOverlap[] =>
+  private isLive = (key: string) => {
+    const s = this.deps.session(key);
+    return !!s && !s.archived;
+  };
+
+  overlaps = (): WorktreeOverlap[] =>
     findOverlaps(
-      [...known.values()]
-        .filter((k) => k.row.state === 'ready' && k.last && !k.missing && isLive(k.row.sessionKey))
+      [...this.known.values()]
+        .filter((k) => k.row.state === 'ready' && k.last && !k.missing && this.isLive(k.row.sessionKey))
         .map((k) => ({
           sessionKey: k.row.sessionKey,
           repository: k.row.repository,
           paths: k.last!.diff.files.flatMap((f) => (f.oldPath ? [f.path, f.oldPath] : [f.path])),
         })),
     );
-  const isLive = (key: string) => {
-    const s = deps.session(key);
-    return !!s && !s.archived;
-  };
 
   /** New overlaps reach both rows and, once, the parents of the sessions involved. */
-  function announceOverlaps(): void {
-    const now = overlaps();
+  private announceOverlaps = (): void => {
+    const now = this.overlaps();
     const seen = JSON.stringify(now);
-    if (seen === lastOverlaps) return;
-    lastOverlaps = seen;
-    deps.overlapsChanged();
+    if (seen === this.lastOverlaps) return;
+    this.lastOverlaps = seen;
+    this.deps.overlapsChanged();
     const groups = new Map<string, { repository: string; keys: string[]; paths: string[] }>();
     for (const o of now) {
       const id = `${o.repository}\0${o.sessionKeys.join('\0')}`;
@@ -156,196 +166,193 @@ export function createWorktrees(deps: WorktreesDeps) {
     }
     for (const [id, g] of groups) {
       const signature = `${id}\0${g.paths.join('\0')}`;
-      if (announced.has(signature)) continue;
-      announced.add(signature);
+      if (this.announced.has(signature)) continue;
+      this.announced.add(signature);
       const text = overlapNotice(g.keys, g.paths, g.repository);
-      const parents = new Set(g.keys.map((k) => deps.session(k)?.parentKey).filter((p): p is string => !!p));
-      for (const parent of parents) deps.notify(parent, text, `worktree-overlap:${id}`);
-      for (const k of g.keys) deps.changed(k);
+      const parents = new Set(
+        g.keys.map((k) => this.deps.session(k)?.parentKey).filter((p): p is string => !!p),
+      );
+      for (const parent of parents) this.deps.notify(parent, text, `worktree-overlap:${id}`);
+      for (const k of g.keys) this.deps.changed(k);
     }
-  }
+  };
 
   /** Computes the diff again, then what it changed: the row's counts and the overlaps. */
-  function refreshNow(key: string): Promise<void> {
-    return serial(key, async () => {
-      if (closed || known.get(key)?.row.state !== 'ready') return;
-      const before = JSON.stringify(stats(key));
-      await compute(key).catch((err) =>
-        deps.logger.warn('worktrees: diff failed', { sessionKey: key, error: String(err) }),
+  refreshNow = (key: string): Promise<void> =>
+    this.serial(key, async () => {
+      if (this.closed || this.known.get(key)?.row.state !== 'ready') return;
+      const before = JSON.stringify(this.stats(key));
+      await this.compute(key).catch((err) =>
+        this.deps.logger.warn('worktrees: diff failed', { sessionKey: key, error: String(err) }),
       );
-      if (JSON.stringify(stats(key)) !== before) deps.changed(key);
-      announceOverlaps();
+      if (JSON.stringify(this.stats(key)) !== before) this.deps.changed(key);
+      this.announceOverlaps();
     });
-  }
 
-  return {
-    has: (key: string) => known.get(key)?.row.state === 'ready',
-    get(key: string): WorktreeInfo | undefined {
-      const k = known.get(key);
-      return k && k.row.state === 'ready' && deps.session(key) ? info(k.row) : undefined;
-    },
-    /** SessionInfo with its worktree (contract: SessionInfo.worktree). */
-    decorate<T extends SessionInfo>(s: T): T {
-      const k = known.get(s.key);
-      return k && k.row.state === 'ready' ? { ...s, worktree: info(k.row) } : s;
-    },
-    stats,
-    probe: async (cwd: string) => {
-      const { repo: _repo, ...answer } = await probe(cwd);
-      return answer;
-    },
+  has = (key: string) => this.known.get(key)?.row.state === 'ready';
+  get = (key: string): WorktreeInfo | undefined => {
+    const k = this.known.get(key);
+    return k && k.row.state === 'ready' && this.deps.session(key) ? info(k.row) : undefined;
+  };
+  /** SessionInfo with its worktree (contract: SessionInfo.worktree). */
+  decorate = <T extends SessionInfo>(s: T): T => {
+    const k = this.known.get(s.key);
+    return k && k.row.state === 'ready' ? { ...s, worktree: info(k.row) } : s;
+  };
+  probe = async (cwd: string) => {
+    const { repo: _repo, ...answer } = await probe(cwd);
+    return answer;
+  };
 
-    /**
-     * A new worktree for a session about to be committed: the row first (state `creating`), then
-     * `git worktree add`. The caller marks it `committed` after the session's commit, or
-     * `abandon`s it when the start fails. Refuses, making nothing, with the reason.
-     */
-    async create(input: {
-      sessionKey: string;
-      label?: string;
-      cwd: string;
-      base?: string;
-      folder?: string;
-    }): Promise<WorktreeInfo> {
-      const { repo: r, base, baseCommit } = await resolveStart(input.cwd, input.base);
-      const branch = branchFor(input.label, input.sessionKey);
-      const folder = worktreeFolder(input.folder ?? deps.root, r.repository, input.label, input.sessionKey);
-      const taken = await git(r.top, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
-      if (taken.code === 0)
-        throw invalidArgument(`A branch named ${branch} already exists in ${r.repository}`);
-      const w: WorktreeInfo = { path: folder, branch, base, baseCommit, repository: r.repository };
-      try {
-        known.set(input.sessionKey, { row: repo.creating(input.sessionKey, w) });
-      } catch (err) {
-        throw invalidArgument(
-          `A worktree for ${input.sessionKey} or at ${folder} already exists (${String(err)})`,
-        );
-      }
-      const add = await git(r.top, ['worktree', 'add', '--quiet', '-b', branch, '--', folder, baseCommit]);
-      if (add.code !== 0) {
-        forgetRow(input.sessionKey);
-        throw new GatewayError(
-          'unavailable',
-          `git could not make the worktree: ${add.stderr.trim().slice(0, 300)}`,
-        );
-      }
-      return w;
-    },
-    committed(key: string): void {
-      const k = known.get(key);
-      if (!k) return;
-      repo.ready(key);
-      k.row = { ...k.row, state: 'ready' };
-      void refreshNow(key);
-    },
-    /** A start that failed: the fresh worktree and branch go, with the row. */
-    abandon: (key: string) => abandonFresh(key),
+  /**
+   * A new worktree for a session about to be committed: the row first (state `creating`), then
+   * `git worktree add`. The caller marks it `committed` after the session's commit, or
+   * `abandon`s it when the start fails. Refuses, making nothing, with the reason.
+   */
+  create = async (input: {
+    sessionKey: string;
+    label?: string;
+    cwd: string;
+    base?: string;
+    folder?: string;
+  }): Promise<WorktreeInfo> => {
+    const { repo: r, base, baseCommit } = await resolveStart(input.cwd, input.base);
+    const branch = branchFor(input.label, input.sessionKey);
+    const folder = worktreeFolder(
+      input.folder ?? this.deps.root,
+      r.repository,
+      input.label,
+      input.sessionKey,
+    );
+    const taken = await git(r.top, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
+    if (taken.code === 0) throw invalidArgument(`A branch named ${branch} already exists in ${r.repository}`);
+    const w: WorktreeInfo = { path: folder, branch, base, baseCommit, repository: r.repository };
+    try {
+      this.known.set(input.sessionKey, { row: this.repo.creating(input.sessionKey, w) });
+    } catch (err) {
+      throw invalidArgument(
+        `A worktree for ${input.sessionKey} or at ${folder} already exists (${String(err)})`,
+      );
+    }
+    const add = await git(r.top, ['worktree', 'add', '--quiet', '-b', branch, '--', folder, baseCommit]);
+    if (add.code !== 0) {
+      this.forgetRow(input.sessionKey);
+      throw new GatewayError(
+        'unavailable',
+        `git could not make the worktree: ${add.stderr.trim().slice(0, 300)}`,
+      );
+    }
+    return w;
+  };
+  committed = (key: string): void => {
+    const k = this.known.get(key);
+    if (!k) return;
+    this.repo.ready(key);
+    k.row = { ...k.row, state: 'ready' };
+    void this.refreshNow(key);
+  };
+  /** A start that failed: the fresh worktree and branch go, with the row. */
+  abandon = (key: string) => this.abandonFresh(key);
 
-    diff: (key: string) => serial(key, () => compute(key)).finally(() => announceOverlaps()),
-    /** What discarding loses, for the confirmation. */
-    async impact(key: string): Promise<WorktreeImpact> {
-      const w = info(ready(key).row);
-      try {
-        const d = await serial(key, () => compute(key));
-        return {
-          path: w.path,
-          branch: w.branch,
-          files: d.files,
-          uncommitted: d.uncommitted,
-          commits: d.commits,
-          missing: false,
-        };
-      } catch (err) {
-        if (known.get(key)?.missing)
-          return { path: w.path, branch: w.branch, files: [], uncommitted: [], commits: 0, missing: true };
-        throw err;
-      }
-    },
-    merge(
-      key: string,
-      opts: { strategy?: MergeStrategy; message?: string } = {},
-    ): Promise<{ commit: string }> {
-      const strategy = opts.strategy ?? 'squash';
-      if (strategy !== 'squash' && strategy !== 'merge')
-        throw invalidArgument('strategy must be squash or merge');
-      if (opts.message !== undefined && (typeof opts.message !== 'string' || opts.message.trim() === ''))
-        throw invalidArgument('message must be a non-empty text');
-      return serial(key, async () => {
-        const k = ready(key);
-        const w = info(k.row);
-        const tree = await workingTree(w, indexFile(key));
-        const label = deps.session(key)?.label ?? w.branch;
-        const message =
-          opts.message ??
-          (strategy === 'squash'
-            ? `${label}\n\nSquashed from ${w.branch} by Sightline.`
-            : `Merge branch '${w.branch}'`);
-        const done = await merge(w, tree, { strategy, message });
-        deps.changed(key);
-        return done;
-      });
-    },
-    rebase(key: string): Promise<{ baseCommit: string }> {
-      return serial(key, async () => {
-        const k = ready(key);
-        const done = await rebase(info(k.row));
-        repo.rebased(key, done.baseCommit);
-        k.row = { ...k.row, baseCommit: done.baseCommit };
-        k.last = undefined;
-        return done;
-      }).finally(() => void refreshNow(key));
-    },
-    /** Removes the worktree and its branch; the session stays, without a worktree. */
-    discard(key: string): Promise<void> {
-      return serial(key, async () => {
-        await removeWorktree(info(ready(key).row));
-        forgetRow(key);
-        deps.changed(key);
-        announceOverlaps();
-      });
-    },
-    /** Keep: the folder and branch stay on disk; Sightline no longer tracks them (session deleted). */
-    forget(key: string): void {
-      if (!known.has(key)) return;
-      forgetRow(key);
-      announceOverlaps();
-    },
-    overlaps,
-    /** The agent did something: its diff is computed again shortly (once for a burst). */
-    refresh(key: string): void {
-      if (closed || !known.has(key) || timers.has(key)) return;
-      const cancel = deps.scheduler.after(REFRESH_DELAY_MS, () => {
-        timers.delete(key);
-        void refreshNow(key);
-      });
-      timers.set(key, cancel);
-    },
-    refreshNow,
-    /**
-     * Start-up: a worktree made for a start that never committed (a crash in between) is removed
-     * when nothing was done in it, else kept on disk and reported; one whose session committed is
-     * marked ready. Then every worktree's diff is computed once (counts and overlaps).
-     */
-    async recover(): Promise<void> {
-      for (const k of [...known.values()]) {
-        if (k.row.state === 'ready') continue;
-        if (deps.session(k.row.sessionKey)) {
-          repo.ready(k.row.sessionKey);
-          k.row = { ...k.row, state: 'ready' };
-        } else await abandonFresh(k.row.sessionKey);
-      }
-      for (const key of known.keys()) await refreshNow(key);
-    },
-    close(): void {
-      closed = true;
-      for (const cancel of timers.values()) cancel();
-      timers.clear();
-    },
+  diff = (key: string) => this.serial(key, () => this.compute(key)).finally(() => this.announceOverlaps());
+  /** What discarding loses, for the confirmation. */
+  impact = async (key: string): Promise<WorktreeImpact> => {
+    const w = info(this.ready(key).row);
+    try {
+      const d = await this.serial(key, () => this.compute(key));
+      return {
+        path: w.path,
+        branch: w.branch,
+        files: d.files,
+        uncommitted: d.uncommitted,
+        commits: d.commits,
+        missing: false,
+      };
+    } catch (err) {
+      if (this.known.get(key)?.missing)
+        return { path: w.path, branch: w.branch, files: [], uncommitted: [], commits: 0, missing: true };
+      throw err;
+    }
+  };
+  merge = (
+    key: string,
+    opts: { strategy?: MergeStrategy; message?: string } = {},
+  ): Promise<{ commit: string }> => {
+    const strategy = opts.strategy ?? 'squash';
+    if (strategy !== 'squash' && strategy !== 'merge')
+      throw invalidArgument('strategy must be squash or merge');
+    if (opts.message !== undefined && (typeof opts.message !== 'string' || opts.message.trim() === ''))
+      throw invalidArgument('message must be a non-empty text');
+    return this.serial(key, async () => {
+      const w = info(this.ready(key).row);
+      const tree = await workingTree(w, this.indexFile(key));
+      const label = this.deps.session(key)?.label ?? w.branch;
+      const message =
+        opts.message ??
+        (strategy === 'squash'
+          ? `${label}\n\nSquashed from ${w.branch} by Sightline.`
+          : `Merge branch '${w.branch}'`);
+      const done = await merge(w, tree, { strategy, message });
+      this.deps.changed(key);
+      return done;
+    });
+  };
+  rebase = (key: string): Promise<{ baseCommit: string }> =>
+    this.serial(key, async () => {
+      const k = this.ready(key);
+      const done = await rebase(info(k.row));
+      this.repo.rebased(key, done.baseCommit);
+      k.row = { ...k.row, baseCommit: done.baseCommit };
+      k.last = undefined;
+      return done;
+    }).finally(() => void this.refreshNow(key));
+  /** Removes the worktree and its branch; the session stays, without a worktree. */
+  discard = (key: string): Promise<void> =>
+    this.serial(key, async () => {
+      await removeWorktree(info(this.ready(key).row));
+      this.forgetRow(key);
+      this.deps.changed(key);
+      this.announceOverlaps();
+    });
+  /** Keep: the folder and branch stay on disk; Sightline no longer tracks them (session deleted). */
+  forget = (key: string): void => {
+    if (!this.known.has(key)) return;
+    this.forgetRow(key);
+    this.announceOverlaps();
+  };
+  /** The agent did something: its diff is computed again shortly (once for a burst). */
+  refresh = (key: string): void => {
+    if (this.closed || !this.known.has(key) || this.timers.has(key)) return;
+    const cancel = this.deps.scheduler.after(REFRESH_DELAY_MS, () => {
+      this.timers.delete(key);
+      void this.refreshNow(key);
+    });
+    this.timers.set(key, cancel);
+  };
+  /**
+   * Start-up: a worktree made for a start that never committed (a crash in between) is removed
+   * when nothing was done in it, else kept on disk and reported; one whose session committed is
+   * marked ready. Then every worktree's diff is computed once (counts and overlaps).
+   */
+  recover = async (): Promise<void> => {
+    for (const k of [...this.known.values()]) {
+      if (k.row.state === 'ready') continue;
+      if (this.deps.session(k.row.sessionKey)) {
+        this.repo.ready(k.row.sessionKey);
+        k.row = { ...k.row, state: 'ready' };
+      } else await this.abandonFresh(k.row.sessionKey);
+    }
+    for (const key of this.known.keys()) await this.refreshNow(key);
+  };
+  close = (): void => {
+    this.closed = true;
+    for (const cancel of this.timers.values()) cancel();
+    this.timers.clear();
   };
 
   /** Removes a worktree no session used, unless something was done in it (then it stays, reported). */
-  async function abandonFresh(key: string): Promise<void> {
-    const k = known.get(key);
+  private abandonFresh = async (key: string): Promise<void> => {
+    const k = this.known.get(key);
     if (!k) return;
     const w = info(k.row);
     try {
@@ -358,16 +365,16 @@ export function createWorktrees(deps: WorktreesDeps) {
         (status.code === 0 && status.stdout === '' && head.stdout.trim() === w.baseCommit);
       if (untouched) await removeWorktree(w);
       else
-        deps.logger.warn('worktrees: kept an unfinished worktree with work in it', {
+        this.deps.logger.warn('worktrees: kept an unfinished worktree with work in it', {
           path: w.path,
           branch: w.branch,
         });
     } catch (err) {
-      deps.logger.warn('worktrees: could not remove an unfinished worktree', {
+      this.deps.logger.warn('worktrees: could not remove an unfinished worktree', {
         path: w.path,
         error: String(err),
       });
     }
-    forgetRow(key);
-  }
+    this.forgetRow(key);
+  };
 }

@@ -83,13 +83,40 @@ export const LAYERS = [
       'the node file is one bundle without native dependencies, run by a plain node on another machine',
     why: 'a node serves its catalog on stdio: no app, no transport, no UI',
   },
+  // The renderer, top down: the app and its features; shared components; the stores (and the live
+  // wiring that writes them); lib/ at the bottom (transport, formatting). All of it imports only
+  // shared/ of the rest: the gateway is behind the transport.
   {
     name: 'renderer',
     files: ['renderer/'],
-    may: ['shared'],
+    may: ['renderer/components', 'renderer/stores', 'renderer/lib', 'shared'],
     packages: NATIVE,
     packagesWhy: `renderer/ ${NO_NODE}`,
     why: 'renderer/ imports only shared/ (the IPC contract); the gateway is behind the transport',
+  },
+  {
+    name: 'renderer/components',
+    files: ['renderer/src/components/'],
+    may: ['renderer/stores', 'renderer/lib', 'shared'],
+    packages: NATIVE,
+    packagesWhy: `renderer/ ${NO_NODE}`,
+    why: 'components are shared pieces under the features: they import no feature',
+  },
+  {
+    name: 'renderer/stores',
+    files: ['renderer/src/stores/'],
+    may: ['renderer/lib', 'shared'],
+    packages: NATIVE,
+    packagesWhy: `renderer/ ${NO_NODE}`,
+    why: 'the stores hold state and the live wiring that writes them; the views sit above them',
+  },
+  {
+    name: 'renderer/lib',
+    files: ['renderer/src/lib/'],
+    may: ['shared'],
+    packages: NATIVE,
+    packagesWhy: `renderer/ ${NO_NODE}`,
+    why: 'renderer/src/lib is the bottom: transport and formatting, no state and no views',
   },
   // The gateway, top down. The API handlers wrap a built gateway for the transports.
   {

@@ -22,7 +22,10 @@ export function lastLine(text: string): string {
 
 /** The activity line of streamed output so far (`so far` is the stream's accumulated text). */
 export function liveActivity(stream: LiveStream, soFar: string): string {
-  return stream === 'tool' ? `→ ${lastLine(soFar)}` : lastLine(soFar);
+  if (stream === 'tool') return `→ ${lastLine(soFar)}`;
+  // Only complete lines: a row never shows half a sentence ("Step 5/8: working on"); until the
+  // first line ends, the row keeps its previous line and shows that the session is typing.
+  return lastLine(soFar.slice(0, soFar.lastIndexOf('\n') + 1));
 }
 
 /** The activity line a transcript message leaves. */

@@ -443,6 +443,7 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     live: (key) => runners.status(key),
     latestRun: (key) => runs.latest(key),
     pendingRequests: () => permissions.pending(),
+    retryable: (key) => control.retryable(key),
   });
   const heartbeats = createHeartbeats({ agents: agentStore, waker, scheduler });
   const agents = createAgentsService({ tx, agents: agentStore, sessions, heartbeats });

@@ -5,8 +5,8 @@ import { usePermissions } from './stores/permissions';
 import { useConsent } from './stores/consent';
 import { useUi, type View } from './stores/ui';
 import { errorMessage } from './lib/api';
-import { startLive } from './lib/live';
-import { onGlobalKey } from './lib/keyboard';
+import { startLive } from './stores/wiring';
+import { onGlobalKey } from './features/shortcuts/keyboard';
 import { Sidebar } from './features/fleet/Sidebar';
 import { SessionPane } from './features/session/SessionPane';
 import { Inbox } from './features/inbox/Inbox';
@@ -24,7 +24,7 @@ import { DatabaseNotice } from './components/DatabaseNotice';
 import { ThemeToggle } from './components/ThemeToggle';
 import { usePreferences } from './stores/preferences';
 import { windowTitle } from '../../shared/notification-policy';
-import { startNotifications } from './lib/notify';
+import { startNotifications } from './stores/notify';
 
 function EmptyState() {
   const starting = useFleet((s) => s.demoStarting);
@@ -32,12 +32,38 @@ function EmptyState() {
   const dataDir = useUi((s) => s.app?.dataDir);
   return (
     <section className="empty-state" data-testid="empty-state">
-      <h1>No agent sessions yet</h1>
+      <h1>Nothing has run yet</h1>
       <p className="muted">
         Sightline watches a fleet of agent sessions and tells each one when another actor (you, or another
-        agent) changed something it depends on. Four ways to begin:
+        agent) changed something it depends on. The sessions in the fleet list have not run. Three ways to
+        begin with real agents, and a scripted demo:
       </p>
       <ol className="first-steps">
+        <li>
+          <button type="button" data-testid="empty-settings" onClick={() => setView('settings')}>
+            Add an agent <Kbd>s</Kbd>
+          </button>
+          <span className="muted small">
+            Real: a coding agent from the ACP registry (Claude Code, Codex, Gemini CLI…) or a model with your
+            API key, in Settings.
+          </span>
+        </li>
+        <li>
+          <button type="button" data-testid="empty-new-session" onClick={() => useStart.getState().show()}>
+            Start a session <Kbd>⇧N</Kbd>
+          </button>
+          <span className="muted small">
+            Real: run an agent you added in a folder of yours, with a first message.
+          </span>
+        </li>
+        <li>
+          <button type="button" data-testid="empty-catalog" onClick={() => setView('catalog')}>
+            Adopt a session found on this machine <Kbd>c</Kbd>
+          </button>
+          <span className="muted small">
+            Real: Claude Code, Codex, OpenCode and Pi sessions already on this machine.
+          </span>
+        </li>
         <li>
           <button
             type="button"
@@ -46,37 +72,12 @@ function EmptyState() {
             disabled={starting}
             onClick={startDemo}
           >
-            {starting ? 'Starting…' : 'Start demo fleet'}
+            {starting ? 'Starting…' : 'Start the scripted demo'}
           </button>
           <span className="muted small">
-            A scripted coordinator delegates to three workers. Step into a worker as a human and watch the
-            coordinator get one notice and reconcile. No API key needed.
-          </span>
-        </li>
-        <li>
-          <button type="button" data-testid="empty-new-session" onClick={() => useStart.getState().show()}>
-            Start a session <Kbd>⇧N</Kbd>
-          </button>
-          <span className="muted small">
-            Run a coding agent (Claude Code, Codex, Gemini CLI… from the ACP registry in Settings) or a
-            configured model agent in a folder of yours, with a first message.
-          </span>
-        </li>
-        <li>
-          <button type="button" data-testid="empty-catalog" onClick={() => setView('catalog')}>
-            Adopt from the catalog <Kbd>c</Kbd>
-          </button>
-          <span className="muted small">
-            Claude Code, Codex, OpenCode and Pi sessions already on this machine.
-          </span>
-        </li>
-        <li>
-          <button type="button" data-testid="empty-settings" onClick={() => setView('settings')}>
-            Configure an agent <Kbd>s</Kbd>
-          </button>
-          <span className="muted small">
-            Give agent “main” an OpenAI-compatible or Anthropic model and an API key, then talk to its main
-            session.
+            Scripted, not a real agent: a coordinator and three workers that answer with canned text and use
+            no model (no API key, no tokens). Step into a worker and watch the coordinator get one notice and
+            reconcile.
           </span>
         </li>
       </ol>

@@ -110,6 +110,8 @@ export interface SessionStatusView {
   runId?: string;
   /** When the session entered this status (ms). */
   since: number;
+  /** failed: whether its runner can run the turn again (Retry), as the gateway's runner answers. */
+  retryable?: boolean;
 }
 
 export const LIVE_STREAMS = ['text', 'thinking', 'tool'] as const;

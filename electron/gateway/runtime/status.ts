@@ -17,12 +17,19 @@ export interface StatusDeps {
   latestRun(sessionKey: string): RunInfo | undefined;
   /** Questions waiting for the person (ACP permissions, consent requests). */
   pendingRequests(): PermissionRequestView[];
+  /** Whether the session's runner can run a failed turn again (the runner seam's answer). */
+  retryable(sessionKey: string): boolean;
 }
 
 export type StatusTracker = ReturnType<typeof createStatusTracker>;
 
 const same = (a: SessionStatusView | undefined, b: SessionStatusView) =>
-  !!a && a.status === b.status && a.reason === b.reason && a.runId === b.runId && a.since === b.since;
+  !!a &&
+  a.status === b.status &&
+  a.reason === b.reason &&
+  a.runId === b.runId &&
+  a.since === b.since &&
+  a.retryable === b.retryable;
 
 export function createStatusTracker(deps: StatusDeps) {
   const cache = new Map<string, SessionStatusView>();
@@ -49,6 +56,7 @@ export function createStatusTracker(deps: StatusDeps) {
         status: 'failed',
         reason: run.error ?? (run.outcome === 'timeout' ? 'the run timed out' : 'the run failed'),
         since: run.endedAt ?? run.startedAt,
+        retryable: deps.retryable(key),
         ...runId,
       };
     }

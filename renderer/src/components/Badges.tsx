@@ -49,8 +49,13 @@ export function AlertBadge({ summary }: { summary: string }) {
   );
 }
 
-export function Kbd({ children }: { children: string }) {
-  return <kbd className="kbd">{children}</kbd>;
+/** A key to press (styled as a key cap, never as a count). */
+export function Kbd({ children, title }: { children: string; title?: string }) {
+  return (
+    <kbd className="kbd" title={title ?? `Shortcut: ${children}`}>
+      {children}
+    </kbd>
+  );
 }
 
 /** Icon + word per status: they stay apart without colour (colour only adds to them). */

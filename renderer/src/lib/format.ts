@@ -11,6 +11,26 @@ export function time(ms: number): string {
   });
 }
 
+/** "just now", "2 min ago", "3 h ago", "5 days ago" (the full date goes on hover: dateTime). */
+export function ago(ms: number, now = Date.now()): string {
+  const s = Math.max(0, Math.round((now - ms) / 1000));
+  if (s < 45) return 'just now';
+  if (s < 3600) return `${Math.max(1, Math.round(s / 60))} min ago`;
+  if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
+  const d = Math.round(s / 86_400);
+  return d === 1 ? 'yesterday' : `${d} days ago`;
+}
+
+/** The short form for a fleet row: "now", "2m", "3h", "5d". */
+export function age(ms: number, now = Date.now()): string {
+  const s = Math.max(0, Math.round((now - ms) / 1000));
+  if (s < 45) return 'now';
+  if (s < 3600) return `${Math.max(1, Math.round(s / 60))}m`;
+  if (s < 86_400) return `${Math.round(s / 3600)}h`;
+  return `${Math.round(s / 86_400)}d`;
+}
+
+/** Date and time: times on screen always carry their date. */
 export function dateTime(ms: number): string {
   return new Date(ms).toLocaleString();
 }

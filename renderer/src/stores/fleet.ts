@@ -45,6 +45,8 @@ function overShape<T>(fn: (all: SessionView[]) => T): (s: FleetState) => T {
 
 /** How many sessions are archived (the fleet's "show archived" toggle). */
 export const selectArchivedCount = overShape((all) => all.filter((v) => v.archived).length);
+/** How many sessions there are (archived too): the fleet's density follows it. */
+export const selectSessionCount = overShape((all) => all.length);
 /** Whether the demo fleet's sessions exist. */
 export const selectDemoRunning = overShape((all) => all.some((v) => v.agentId === 'demo'));
 

@@ -1,83 +1,21 @@
-import { memo, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SessionView } from '../../../../shared/ipc';
-import { selectArchivedCount, useFleet } from '../../stores/fleet';
+import { selectArchivedCount, selectSessionCount, useFleet } from '../../stores/fleet';
 import { useUi } from '../../stores/ui';
-import { AlertBadge, NoticeBadge, StatusBadge, VersionBadge } from '../../components/Badges';
-import { useLive } from '../../stores/live';
-import { sessionTitle } from '../../lib/format';
+import { COMPACT_FROM, useFleetView } from '../../stores/fleet-view';
+import { BulkBar, FleetControls } from './FleetControls';
+import { FleetRow, ROW_HEIGHT } from './FleetRow';
 import type { AgentGroup } from './tree';
 import { useFleetTree } from './useTree';
 
-const KIND_LABEL = {
-  main: 'main',
-  subagent: 'sub-agent',
-  acp: 'ACP',
-  adopted: 'adopted',
-  external: 'outside',
-  other: 'session',
-  bare: 'bare',
-};
-
-// The fleet list is virtualised (10,000 sessions must not mean 10,000 buttons): agent headings
+// The fleet list is virtualised (10,000 sessions must not mean 10,000 buttons): group headings
 // and session rows form one flat list of which only the visible part is rendered; rows keep
-// their agent-group wrapper so the DOM still says which agent a row belongs to.
+// their group wrapper so the DOM still says which agent (or folder) a row belongs to.
 type Item =
   | { type: 'agent'; group: AgentGroup }
   | { type: 'empty'; group: AgentGroup }
   | { type: 'row'; group: AgentGroup; session: SessionView; depth: number };
-
-const ESTIMATE = { agent: 31, empty: 26, row: 52 };
-
-const SessionRow = memo(function SessionRow({
-  s: fromTree,
-  depth,
-  selected,
-  focusable,
-  onOpen,
-}: {
-  s: SessionView;
-  depth: number;
-  selected: boolean;
-  focusable: boolean;
-  onOpen(key: string): void;
-}) {
-  // The tree's view may be older than the store's (badges do not rebuild the tree).
-  const s = useFleet((st) => st.sessions[fromTree.key]) ?? fromTree;
-  const activity = useLive((st) => st.lines[fromTree.key]) ?? s.activity;
-  return (
-    <button
-      type="button"
-      role="treeitem"
-      aria-selected={selected}
-      className={`session-row${selected ? ' selected' : ''}`}
-      style={{ paddingLeft: 12 + depth * 16 }}
-      data-testid="session-row"
-      data-session-key={s.key}
-      data-kind={s.kind}
-      tabIndex={focusable ? 0 : -1}
-      onClick={() => onOpen(s.key)}
-      title={s.key}
-    >
-      <span className="row-main">
-        <span className="row-title">{sessionTitle(s)}</span>
-        <span className={`kind kind-${s.kind}`}>{KIND_LABEL[s.kind]}</span>
-        {s.archived && <span className="kind">archived</span>}
-      </span>
-      <span className="row-badges">
-        <StatusBadge status={s.status} />
-        <VersionBadge version={s.stateVersion} />
-        <NoticeBadge count={s.pendingNotices} />
-        {s.alert && <AlertBadge summary={s.alert.summary} />}
-      </span>
-      {activity && (
-        <span className="row-activity" data-testid="row-activity">
-          {activity}
-        </span>
-      )}
-    </button>
-  );
-});
 
 /** Archived sessions are out of the tree; this brings them back (and says how many there are). */
 function ArchivedToggle() {
@@ -105,6 +43,16 @@ export function Sidebar() {
   const selectedKey = useUi((s) => s.selectedKey);
   const openSession = useUi((s) => s.openSession);
   const listRef = useRef<HTMLDivElement>(null);
+  const agents = useFleet((s) => s.agents);
+  const agentsById = useMemo(() => new Map(agents.map((a) => [a.id, a])), [agents]);
+  const density = useFleetView((s) => s.density);
+  const total = useFleet(selectSessionCount);
+  const compact = density === 'compact' || (density === 'auto' && total >= COMPACT_FROM);
+  const estimate = {
+    agent: compact ? 26 : 31,
+    empty: 24,
+    row: compact ? ROW_HEIGHT.compact : ROW_HEIGHT.comfortable,
+  };
 
   const { items, rowIndex } = useMemo(() => {
     const items: Item[] = [];
@@ -124,7 +72,7 @@ export function Sidebar() {
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => listRef.current,
-    estimateSize: (i) => ESTIMATE[items[i]!.type],
+    estimateSize: (i) => estimate[items[i]!.type],
     getItemKey: (i) => {
       const it = items[i]!;
       return it.type === 'row' ? it.session.key : `${it.type}:${it.group.agentId}`;
@@ -132,6 +80,8 @@ export function Sidebar() {
     overscan: 10,
   });
   const visible = virtualizer.getVirtualItems();
+  // Another density: every row's height changes at once.
+  useEffect(() => virtualizer.measure(), [compact, virtualizer]);
 
   // Keep the open session's row rendered and in view (j/k, palette, inbox).
   useEffect(() => {
@@ -192,9 +142,12 @@ export function Sidebar() {
           }
         }}
       />
+      <FleetControls />
       <ArchivedToggle />
+      <BulkBar shown={rowKeys} />
       <div
-        className="tree"
+        className={compact ? 'tree compact' : 'tree'}
+        data-density={compact ? 'compact' : 'comfortable'}
         ref={listRef}
         role="tree"
         aria-label="Agents and sessions"
@@ -223,16 +176,21 @@ export function Sidebar() {
                 return (
                   <div key={key} data-index={index} ref={virtualizer.measureElement} style={style}>
                     {it.type === 'agent' && (
-                      <div className="agent-name" title={`agent ${group.agentId}`}>
+                      <div className="agent-name" title={group.title} data-testid="group-heading">
                         {group.name}
-                        <span className="muted"> · {group.agentId}</span>
+                        <span className="muted">
+                          {' '}
+                          · {group.rows.length} {group.rows.length === 1 ? 'session' : 'sessions'}
+                        </span>
                       </div>
                     )}
                     {it.type === 'empty' && <div className="muted small pad">no sessions</div>}
                     {it.type === 'row' && (
-                      <SessionRow
+                      <FleetRow
                         s={it.session}
                         depth={it.depth}
+                        compact={compact}
+                        agents={agentsById}
                         selected={it.session.key === selectedKey}
                         focusable={it.session.key === selectedKey || (!selectedKey && it.depth === 0)}
                         onOpen={openSession}

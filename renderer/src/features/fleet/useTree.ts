@@ -1,21 +1,37 @@
 import { useMemo } from 'react';
 import { useFleet } from '../../stores/fleet';
+import { useFleetView } from '../../stores/fleet-view';
 import { buildTree, type AgentGroup } from './tree';
 
 /**
- * The fleet tree. It is rebuilt only when its shape changes (see FleetState.shape), not on every
- * badge update: with 10,000 sessions a rebuild per pushed batch costs whole frames. Its rows
- * carry the views of the last rebuild; render a row's badges from the store (useSessionView).
+ * The fleet tree as the person set it up (filters, sort, grouping). It is rebuilt only when its
+ * shape changes (see FleetState.shape), not on every badge update: with 10,000 sessions a rebuild
+ * per pushed batch costs whole frames. A status filter or a sort by status or activity depends on
+ * more than the shape: then every commit of the sessions map rebuilds it (at most every 100 ms).
+ * Rows carry the views of the last rebuild; a row renders its badges from the store.
  */
-export function useFleetTree(filter?: string): AgentGroup[] {
+export function useFleetTree(): AgentGroup[] {
   const agents = useFleet((s) => s.agents);
   const shape = useFleet((s) => s.shape);
-  const storeFilter = useFleet((s) => s.filter);
+  const filter = useFleet((s) => s.filter);
   const showArchived = useFleet((s) => s.showArchived);
-  const f = filter ?? storeFilter;
+  const status = useFleetView((s) => s.status);
+  const tool = useFleetView((s) => s.tool);
+  const sort = useFleetView((s) => s.sort);
+  const group = useFleetView((s) => s.group);
+  const live = status !== 'all' || sort === 'status' || sort === 'activity';
+  const sessions = useFleet((s) => (live ? s.sessions : null));
   return useMemo(
-    () => buildTree(agents, Object.values(useFleet.getState().sessions), f, showArchived),
+    () =>
+      buildTree(agents, Object.values(sessions ?? useFleet.getState().sessions), {
+        filter,
+        showArchived,
+        status,
+        tool,
+        sort,
+        group,
+      }),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `shape` stands for the sessions' shape
-    [agents, shape, f, showArchived],
+    [agents, shape, sessions, filter, showArchived, status, tool, sort, group],
   );
 }

@@ -1,4 +1,5 @@
 import { flatKeys, buildTree } from '../fleet/tree';
+import { useFleetView } from '../../stores/fleet-view';
 import { useFleet } from '../../stores/fleet';
 import { useInbox } from '../../stores/inbox';
 import { usePermissions } from '../../stores/permissions';
@@ -39,8 +40,12 @@ export function goToNextNeedingYou(): string | undefined {
 }
 
 export function stepSession(delta: 1 | -1): string | undefined {
-  const { agents, sessions, filter } = useFleet.getState();
-  const keys = flatKeys(buildTree(agents, Object.values(sessions), filter));
+  const { agents, sessions, filter, showArchived } = useFleet.getState();
+  const { status, tool, sort, group } = useFleetView.getState();
+  // j/k walk the rows as the fleet shows them (filters, sort and grouping included).
+  const keys = flatKeys(
+    buildTree(agents, Object.values(sessions), { filter, showArchived, status, tool, sort, group }),
+  );
   if (!keys.length) return undefined;
   const current = useUi.getState().selectedKey;
   const i = current ? keys.indexOf(current) : -1;

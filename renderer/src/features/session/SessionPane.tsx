@@ -4,10 +4,11 @@ import { useTranscript } from '../../stores/transcript';
 import { useTimeline } from '../../stores/timeline';
 import { useWatchers } from '../../stores/watchers';
 import { useUi, type SessionTab } from '../../stores/ui';
-import { AlertBadge, Kbd, NoticeBadge, RunBadge, StatusBadge, VersionBadge } from '../../components/Badges';
+import { AlertBadge, Kbd, NoticeBadge, RunBadge, StatusBadge } from '../../components/Badges';
+import { HeaderBadges, SessionOrigin } from './SessionOrigin';
 import { StatusBanner, useMarkSeen } from './StatusBanner';
 import { errorMessage } from '../../lib/api';
-import { sessionTitle, tokens } from '../../lib/format';
+import { sessionTitle } from '../../lib/format';
 import { Transcript } from './Transcript';
 import { SessionActions } from './SessionActions';
 import { FilesChanged } from './FilesChanged';
@@ -44,41 +45,29 @@ export function SessionPane({ sessionKey }: { sessionKey: string }) {
   return (
     <section className="session-pane" data-testid="session-pane" data-session-key={s.key}>
       <header className="session-header">
-        <div>
-          <h1>{sessionTitle(s)}</h1>
-          <div className="muted small mono" data-testid="session-key">
-            {s.key}
-          </div>
-          {s.cwd && (
-            <div className="muted small mono" data-testid="session-cwd" title="Working folder">
-              {s.cwd}
-            </div>
-          )}
+        <div className="session-heading">
+          <h1 title={s.key}>{sessionTitle(s)}</h1>
+          <SessionOrigin s={s} />
         </div>
         <div className="session-meta">
           <StatusBadge status={s.status} />
           {/* The status says running/failed/idle; the run badge adds what it cannot: cancelled, never ran. */}
           {(s.runStatus === 'cancelled' || s.runStatus === 'none') && <RunBadge status={s.runStatus} />}
-          <VersionBadge version={s.stateVersion} />
           <NoticeBadge count={s.pendingNotices} />
           <FilesChanged sessionKey={s.key} />
           {s.alert && <AlertBadge summary={s.alert.summary} />}
-          <span
-            className="badge tokens"
-            data-testid="token-usage"
-            title="Tokens over all runs of this session (input / output)"
-          >
-            {tokens(s.tokens.input)} in · {tokens(s.tokens.output)} out
-          </span>
-          <button
-            type="button"
-            className="danger"
-            data-testid="cancel-run"
-            disabled={!active}
-            onClick={() => cancelRun().catch((err: unknown) => setError(errorMessage(err)))}
-          >
-            Cancel run
-          </button>
+          <HeaderBadges s={s} />
+          {/* Only while a run is live: on an idle session there is nothing to cancel. */}
+          {active && (
+            <button
+              type="button"
+              className="danger"
+              data-testid="cancel-run"
+              onClick={() => cancelRun().catch((err: unknown) => setError(errorMessage(err)))}
+            >
+              Cancel run
+            </button>
+          )}
         </div>
       </header>
       <SessionActions s={s} />
@@ -96,7 +85,7 @@ export function SessionPane({ sessionKey }: { sessionKey: string }) {
             data-testid={`tab-${t.id}`}
             onClick={() => setTab(t.id)}
           >
-            {t.label} <Kbd>{t.key}</Kbd>
+            {t.label} <Kbd title={`Shortcut: press ${t.key}`}>{t.key}</Kbd>
           </button>
         ))}
       </div>

@@ -6,7 +6,6 @@ import type { SessionView } from '../../../../shared/ipc';
 import { call, errorMessage } from '../../lib/api';
 import { useUi } from '../../stores/ui';
 import { time } from '../../lib/format';
-import { runsOwnTurns } from '../../../../shared/session-keys';
 
 /** Seen: when the session opens, and whenever it finishes while open and the page is visible. */
 export function useMarkSeen(s: SessionView | undefined): void {
@@ -35,7 +34,9 @@ export function retry(sessionKey: string): void {
 
 export function StatusBanner({ s }: { s: SessionView }) {
   if (s.status.status !== 'failed') return null;
-  const retryable = runsOwnTurns(s.key);
+  // The gateway's runner answers whether this session can run its turn again (native: yes; an
+  // ACP child only while its agent lives; adopted and outside sessions: no).
+  const retryable = s.status.retryable === true;
   return (
     <div className="status-banner failed" role="alert" data-testid="failure-banner">
       <div>

@@ -6,7 +6,7 @@ import { LIMITS } from '../../../../shared/ipc/limits';
 import { usePreferences } from '../../stores/preferences';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
-import { notificationsSupported } from '../../lib/notify';
+import { notificationsSupported } from '../../stores/notify';
 
 type Flag = 'waiting' | 'failed' | 'finished' | 'upstreamMissing';
 

@@ -1,7 +1,7 @@
 // Global shortcuts. Letters act only when focus is not in a text field.
-import { useStart } from '../stores/start';
-import { useUi } from '../stores/ui';
-import { goToNextNeedingYou, stepSession } from '../features/palette/commands';
+import { useStart } from '../../stores/start';
+import { useUi } from '../../stores/ui';
+import { goToNextNeedingYou, stepSession } from '../palette/commands';
 
 function typing(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;

@@ -2,11 +2,11 @@
 // once the person allowed it (Settings → Notifications). In Electron the main process shows them
 // natively from the same policy; the page only reports which session is on screen.
 import { createNotificationPolicy } from '../../../shared/notification-policy';
-import { sessionTitle } from './format';
-import { call, subscribe } from './api';
-import { useFleet } from '../stores/fleet';
-import { usePreferences } from '../stores/preferences';
-import { useUi } from '../stores/ui';
+import { sessionTitle } from '../lib/format';
+import { call, subscribe } from '../lib/api';
+import { useFleet } from './fleet';
+import { usePreferences } from './preferences';
+import { useUi } from './ui';
 
 /** The session the person is looking at: open, in a visible and focused page. */
 export function viewingNow(): string | undefined {

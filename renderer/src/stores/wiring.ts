@@ -1,17 +1,17 @@
 // Pushed gateway events → stores, applied in batches at most once per animation frame.
 import type { GatewayEvent } from '../../../shared/ipc';
-import { onReconnect, subscribe } from './api';
-import { useCatalog } from '../stores/catalog';
-import { useConsent } from '../stores/consent';
-import { useFleet } from '../stores/fleet';
-import { useInbox } from '../stores/inbox';
-import { useNodes } from '../stores/nodes';
-import { usePermissions } from '../stores/permissions';
-import { useTranscript } from '../stores/transcript';
-import { useLive } from '../stores/live';
-import { useUi } from '../stores/ui';
-import { useTimeline } from '../stores/timeline';
-import { useWatchers } from '../stores/watchers';
+import { onReconnect, subscribe } from '../lib/api';
+import { useCatalog } from './catalog';
+import { useConsent } from './consent';
+import { useFleet } from './fleet';
+import { useInbox } from './inbox';
+import { useNodes } from './nodes';
+import { usePermissions } from './permissions';
+import { useTranscript } from './transcript';
+import { useLive } from './live';
+import { useUi } from './ui';
+import { useTimeline } from './timeline';
+import { useWatchers } from './watchers';
 
 export function applyAll(events: GatewayEvent[]): void {
   // The Electron shell's notification click: open that session.

@@ -1,0 +1,63 @@
+// Under a session's name: what runs it (tool or agent), where (its folder) and since when, in
+// people's words; the key is one click away (copy), not the headline. Beside the status:
+// HeaderBadges, the extension point for header badges (tokens, cost, branch).
+import type { SessionView } from '../../../../shared/ipc';
+import { useFleet } from '../../stores/fleet';
+import { useUi } from '../../stores/ui';
+import { ago, dateTime, tokens } from '../../lib/format';
+import { toolOf } from '../fleet/tree';
+import { KIND_LABEL } from '../fleet/FleetRow';
+
+function useTool(s: SessionView): string {
+  const agents = useFleet((st) => st.agents);
+  return toolOf(s, new Map(agents.map((a) => [a.id, a])));
+}
+
+export function SessionOrigin({ s }: { s: SessionView }) {
+  const tool = useTool(s);
+  const copy = () =>
+    void navigator.clipboard?.writeText(s.key).then(
+      () => useUi.getState().flash('Session key copied.'),
+      () => useUi.getState().flash(s.key),
+    );
+  return (
+    <div className="session-origin small muted" data-testid="session-origin">
+      <span data-testid="session-tool" className={tool === 'scripted' ? 'badge scripted' : undefined}>
+        {tool === 'scripted' ? 'scripted demo agent (no model)' : tool}
+      </span>
+      <span> · {KIND_LABEL[s.kind]}</span>
+      {s.cwd && (
+        <>
+          {' · in '}
+          <span className="mono" data-testid="session-cwd" title="Working folder">
+            {s.cwd}
+          </span>
+        </>
+      )}
+      <span title={dateTime(s.createdAt)}> · started {ago(s.createdAt)}</span>
+      {' · '}
+      <button type="button" className="link small" data-testid="session-key" title={s.key} onClick={copy}>
+        copy key
+      </button>
+    </div>
+  );
+}
+
+/**
+ * Badges beside the status. A scripted agent uses no model: it shows that instead of token
+ * counts, which it never spent.
+ */
+export function HeaderBadges({ s }: { s: SessionView }) {
+  const tool = useTool(s);
+  if (tool === 'scripted') return null;
+  if (s.tokens.input === 0 && s.tokens.output === 0) return null;
+  return (
+    <span
+      className="badge tokens"
+      data-testid="token-usage"
+      title="Tokens over all runs of this session (input / output)"
+    >
+      {tokens(s.tokens.input)} in · {tokens(s.tokens.output)} out
+    </span>
+  );
+}

@@ -76,7 +76,7 @@ function EmptyState() {
           </button>
           <span className="muted small">
             Scripted, not a real agent: a coordinator and three workers that answer with canned text and use
-            no model (no API key, no tokens). Step into a worker and watch the coordinator get one notice and
+            no model. No API key needed, no tokens spent. Step into a worker and watch the coordinator get one notice and
             reconcile.
           </span>
         </li>

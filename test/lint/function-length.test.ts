@@ -61,7 +61,6 @@ const DEBT = [
   'electron/gateway/runtime/agents.ts#createAgentStore',
   'renderer/src/features/palette/CommandPalette.tsx#CommandPalette',
   'renderer/src/features/session/GoalEditor.tsx#GoalEditor',
-  'renderer/src/features/session/SessionPane.tsx#SessionPane',
   'electron/gateway/catalog/pi/discovery.ts#piCatalog',
   'electron/gateway/runtime/acp/profile-store.ts#createAcpProfileStore',
   'electron/node/cli.ts#main',

@@ -73,7 +73,7 @@ const PROBES: [string, string, string][] = [
   ['electron/gateway/index.ts', "import { createWindow } from '../main/window';", 'main'],
   ['renderer/src/x.ts', "import { createGateway } from '../../electron/gateway';", 'gateway'],
   ['renderer/src/lib/x.ts', "const g = await import('../../../electron/gateway/host');", 'gateway'],
-  ['shared/x.ts', "import { LIMITS } from '../renderer/src/lib/limits';", 'renderer'],
+  ['shared/x.ts', "import { LIMITS } from '../renderer/src/lib/limits';", 'renderer/lib'],
   ['electron/preload/x.ts', "import { createGateway } from '../gateway';", 'gateway'],
 ];
 

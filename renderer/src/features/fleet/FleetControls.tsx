@@ -48,11 +48,9 @@ export function FleetControls() {
   const tools = useTools();
   return (
     <div className="fleet-controls" data-testid="fleet-controls">
-      <label className="sr-only" htmlFor="fleet-status">
-        Status
-      </label>
       <select
         id="fleet-status"
+        aria-label="Status"
         data-testid="fleet-status-filter"
         value={v.status}
         title="Show sessions with this status"
@@ -66,11 +64,9 @@ export function FleetControls() {
         ))}
         <option value="upstream">⚠ upstream missing</option>
       </select>
-      <label className="sr-only" htmlFor="fleet-tool">
-        Agent or tool
-      </label>
       <select
         id="fleet-tool"
+        aria-label="Agent or tool"
         data-testid="fleet-tool-filter"
         value={v.tool}
         title="Show sessions run by this agent or tool"
@@ -81,11 +77,9 @@ export function FleetControls() {
           <option key={t}>{t}</option>
         ))}
       </select>
-      <label className="sr-only" htmlFor="fleet-sort">
-        Sort by
-      </label>
       <select
         id="fleet-sort"
+        aria-label="Sort by"
         data-testid="fleet-sort"
         value={v.sort}
         title="Order of the rows"
@@ -97,11 +91,9 @@ export function FleetControls() {
           </option>
         ))}
       </select>
-      <label className="sr-only" htmlFor="fleet-group">
-        Group by
-      </label>
       <select
         id="fleet-group"
+        aria-label="Group by"
         data-testid="fleet-group"
         value={v.group}
         title="Group rows by agent (with their parent tree) or by project folder"
@@ -113,11 +105,9 @@ export function FleetControls() {
           </option>
         ))}
       </select>
-      <label className="sr-only" htmlFor="fleet-density">
-        Rows
-      </label>
       <select
         id="fleet-density"
+        aria-label="Rows"
         data-testid="fleet-density"
         value={v.density}
         title="Auto: one line a session from 30 sessions on"

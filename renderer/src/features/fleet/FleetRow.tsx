@@ -46,6 +46,44 @@ export interface RowProps {
   onOpen(key: string): void;
 }
 
+/** The compact row: status icon, name, tool, badges, last complete line, age. */
+function OneLine({
+  s,
+  tool,
+  typing,
+  activity,
+}: {
+  s: SessionView;
+  tool: string;
+  typing: boolean;
+  activity?: string;
+}) {
+  const look = STATUS_LOOK[s.status.status];
+  return (
+    <span className="row-line">
+      <span
+        className={`status-icon status-${s.status.status}`}
+        data-testid="row-status-icon"
+        aria-label={look.label}
+      >
+        {look.icon}
+      </span>
+      <span className="row-title">{sessionTitle(s)}</span>
+      <span className={`row-tool tool-${tool === 'scripted' ? 'scripted' : 'real'}`} data-testid="row-tool">
+        {tool}
+      </span>
+      <RowBadges s={s} />
+      <span className="row-activity" data-testid="row-activity">
+        {typing && <span className="typing" aria-label="working" />}
+        {activity}
+      </span>
+      <span className="row-age" data-testid="row-age">
+        {age(s.updatedAt)}
+      </span>
+    </span>
+  );
+}
+
 export const FleetRow = memo(function FleetRow({
   s: fromTree,
   depth,
@@ -92,30 +130,7 @@ export const FleetRow = memo(function FleetRow({
       title={`${sessionTitle(s)} — ${look.label}\n${s.key}\nlast change ${dateTime(s.updatedAt)}`}
     >
       {compact ? (
-        <span className="row-line">
-          <span
-            className={`status-icon status-${s.status.status}`}
-            data-testid="row-status-icon"
-            aria-label={look.label}
-          >
-            {look.icon}
-          </span>
-          <span className="row-title">{sessionTitle(s)}</span>
-          <span
-            className={`row-tool tool-${tool === 'scripted' ? 'scripted' : 'real'}`}
-            data-testid="row-tool"
-          >
-            {tool}
-          </span>
-          <RowBadges s={s} />
-          <span className="row-activity" data-testid="row-activity">
-            {typing && <span className="typing" aria-label="working" />}
-            {activity}
-          </span>
-          <span className="row-age" data-testid="row-age">
-            {age(s.updatedAt)}
-          </span>
-        </span>
+        <OneLine s={s} tool={tool} typing={typing} activity={activity} />
       ) : (
         <>
           <span className="row-main">

@@ -76,8 +76,8 @@ function EmptyState() {
           </button>
           <span className="muted small">
             Scripted, not a real agent: a coordinator and three workers that answer with canned text and use
-            no model. No API key needed, no tokens spent. Step into a worker and watch the coordinator get one notice and
-            reconcile.
+            no model. No API key needed, no tokens spent. Step into a worker and watch the coordinator get one
+            notice and reconcile.
           </span>
         </li>
       </ol>

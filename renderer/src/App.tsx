@@ -1,10 +1,11 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { selectFleetEmpty, useFleet } from './stores/fleet';
 import { useInbox } from './stores/inbox';
 import { usePermissions } from './stores/permissions';
 import { useConsent } from './stores/consent';
 import { useUi, type View } from './stores/ui';
-import { errorMessage } from './lib/api';
+import { errorMessage, onLinkProblem, type LinkProblem } from './lib/api';
+import { usePlaceInUrl } from './features/navigation/usePlace';
 import { startLive } from './stores/wiring';
 import { onGlobalKey } from './features/shortcuts/keyboard';
 import { Sidebar } from './features/fleet/Sidebar';
@@ -100,6 +101,26 @@ function EmptyState() {
   );
 }
 
+/** Browser mode opened without its token, or with one from an earlier run: say so, and how to fix it. */
+function LinkPage({ problem }: { problem: LinkProblem }) {
+  return (
+    <section className="empty-state" data-testid="link-problem" data-problem={problem}>
+      <h1>
+        {problem === 'no-token' ? 'This link has no access token' : 'Sightline did not accept this link'}
+      </h1>
+      <p>
+        {problem === 'no-token'
+          ? 'Browser mode opens only with the link it prints, which carries a token for this run.'
+          : 'Its token may be from an earlier run of browser mode (each run makes a new one), or Sightline has stopped.'}
+      </p>
+      <p>
+        Use the link the terminal running <code className="mono">npm run web</code> printed, or run it again
+        in the project folder for a fresh one.
+      </p>
+    </section>
+  );
+}
+
 function Main() {
   const view = useUi((s) => s.view);
   const selectedKey = useUi((s) => s.selectedKey);
@@ -151,6 +172,9 @@ export function App() {
   const flashText = useUi((s) => s.flashText);
   const mode = useUi((s) => s.app?.mode);
   useEffect(() => (mode ? startNotifications(mode) : undefined), [mode]);
+  const [linkProblem, setLinkProblem] = useState<LinkProblem>();
+  useEffect(() => onLinkProblem(setLinkProblem), []);
+  usePlaceInUrl(loaded);
   useEffect(() => {
     document.title = windowTitle(inboxCount);
   }, [inboxCount]);
@@ -199,7 +223,7 @@ export function App() {
           type="button"
           className="primary"
           data-testid="new-session"
-          onClick={() => useStart.getState().show(useUi.getState().selectedKey)}
+          onClick={() => useStart.getState().show()}
         >
           New session <Kbd>⇧N</Kbd>
         </button>
@@ -228,7 +252,15 @@ export function App() {
       )}
       <div className="layout">
         <Sidebar />
-        <main className="content">{loaded ? <Main /> : <p className="pad muted">Connecting…</p>}</main>
+        <main className="content">
+          {loaded ? (
+            <Main />
+          ) : linkProblem ? (
+            <LinkPage problem={linkProblem} />
+          ) : (
+            <p className="pad muted">Connecting…</p>
+          )}
+        </main>
       </div>
       {flashText && (
         <div className="flash" role="status" data-testid="flash">

@@ -129,7 +129,9 @@ describe('ACP profiles in Settings', () => {
     await page.locator('[data-testid="acp-profile-save"]').click();
     const asked = await answerConsent(false);
     expect(asked).toEqual({
-      title: 'Run the ACP agent "Fixture agent" (agents may start it too)?',
+      // Switching "ask before terminal commands" off is part of what the person is asked (issue 29.3).
+      title:
+        'Run the ACP agent "Fixture agent" (agents may start it too; its terminal commands run without asking you)?',
       program: process.execPath,
       args: [AGENT],
     });

@@ -34,7 +34,8 @@ describe('browser mode token', () => {
   it('is printed in the URL fragment, moved into sessionStorage and out of the address bar', async () => {
     expect(app.server.url).toBe(`http://127.0.0.1:${app.server.port}/#token=${app.server.token}`);
     const { page } = browser;
-    expect(page.url()).toBe(`http://127.0.0.1:${app.server.port}/`);
+    // The token leaves the address bar; what stays names the open view (a reload comes back to it).
+    expect(page.url()).toBe(`http://127.0.0.1:${app.server.port}/#view=session`);
     expect(await page.evaluate(() => sessionStorage.getItem('sightline.token'))).toBe(app.server.token);
     expect(await browser.context.cookies()).toEqual([]);
   });
@@ -55,7 +56,8 @@ describe('browser mode token', () => {
     const { page } = browser;
     await page.reload();
     await page.locator('[data-testid="app"][data-ready="true"]').waitFor();
-    expect(page.url()).toBe(`http://127.0.0.1:${app.server.port}/`);
+    // The token leaves the address bar; what stays names the open view (a reload comes back to it).
+    expect(page.url()).toBe(`http://127.0.0.1:${app.server.port}/#view=session`);
     const snapshot = await page.evaluate(async (port) => {
       const token = sessionStorage.getItem('sightline.token') ?? '';
       const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${encodeURIComponent(token)}`);

@@ -28,6 +28,8 @@ export class ApiCallError extends Error {
   }
 }
 
+const REFUSED_AFTER = 3;
+
 type Pending = { resolve: (e: Envelope<unknown>) => void };
 
 /** WebSocket client for browser mode: requests wait for the socket, reconnects with backoff. */
@@ -67,6 +69,9 @@ function createWebSocketApi(url: string, onReconnect: () => void): SightlineApi 
       }
       pending.clear();
       attempts++;
+      // The server refuses a wrong token at the upgrade, which a page cannot tell from a server
+      // that is down: a page that never connected after a few tries says what to do.
+      if (!everOpened && attempts === REFUSED_AFTER) reportLink('refused');
       setTimeout(connect, Math.min(5000, 250 * 2 ** Math.min(attempts, 5)));
     };
   };
@@ -98,12 +103,33 @@ const TOKEN_KEY = 'sightline.token';
  * bar. A reload finds it there; only the WebSocket upgrade ever carries it.
  */
 function browserModeToken(): string {
-  const fromFragment = new URLSearchParams(window.location.hash.slice(1)).get('token');
+  const params = new URLSearchParams(window.location.hash.slice(1));
+  const fromFragment = params.get('token');
   if (fromFragment) {
     window.sessionStorage.setItem(TOKEN_KEY, fromFragment);
-    window.history.replaceState(null, '', window.location.pathname + window.location.search);
+    params.delete('token');
+    const rest = params.toString();
+    window.history.replaceState(
+      null,
+      '',
+      window.location.pathname + window.location.search + (rest ? `#${rest}` : ''),
+    );
   }
   return window.sessionStorage.getItem(TOKEN_KEY) ?? '';
+}
+
+/** Browser mode without a token, or refused on every try before ever connecting. */
+export type LinkProblem = 'no-token' | 'refused';
+let linkProblem: LinkProblem | undefined;
+const linkListeners = new Set<(p: LinkProblem) => void>();
+function reportLink(p: LinkProblem): void {
+  linkProblem = p;
+  for (const l of linkListeners) l(p);
+}
+export function onLinkProblem(listener: (p: LinkProblem) => void): () => void {
+  if (linkProblem) listener(linkProblem);
+  linkListeners.add(listener);
+  return () => linkListeners.delete(listener);
 }
 
 let transport: SightlineApi | undefined;
@@ -115,6 +141,7 @@ function api(): SightlineApi {
     transport = window.sightline;
   } else {
     const token = browserModeToken();
+    if (!token) reportLink('no-token');
     const proto = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
     const url = `${proto}//${window.location.host}/ws?token=${encodeURIComponent(token)}`;
     transport = createWebSocketApi(url, () => reconnectListeners.forEach((l) => l()));

@@ -3,12 +3,13 @@ import { visible } from '../../../shared/visible';
 
 export { visible };
 
-export function time(ms: number): string {
-  return new Date(ms).toLocaleTimeString(undefined, {
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  });
+/** A moment as people read it: the time today, the date and time on any other day. */
+export function time(ms: number, now = Date.now()): string {
+  const d = new Date(ms);
+  const clock = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  if (d.toDateString() === new Date(now).toDateString()) return clock;
+  const day = d.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+  return `${day}, ${clock}`;
 }
 
 /** "just now", "2 min ago", "3 h ago", "5 days ago" (the full date goes on hover: dateTime). */

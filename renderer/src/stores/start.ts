@@ -5,7 +5,7 @@ import { call } from '../lib/api';
 
 interface StartState {
   open: boolean;
-  /** The parent preselected when the dialog opened (the open session, if any). */
+  /** A parent chosen by whoever opened the dialog: none by default (nobody watches unless the person picks). */
   parentKey: string | null;
   show(parentKey?: string | null): void;
   hide(): void;

@@ -86,7 +86,7 @@ export function buildCommands(): Command[] {
       id: 'new-session',
       label: 'New session…',
       hint: '⇧N',
-      run: () => useStart.getState().show(ui.selectedKey),
+      run: () => useStart.getState().show(),
     },
     { id: 'inbox', label: 'Go to Inbox', hint: 'i', run: () => ui.setView('inbox') },
     { id: 'search', label: 'Search sessions and transcripts', hint: 'f', run: () => ui.setView('search') },

@@ -238,12 +238,11 @@ function ProfileCard({ profile, onEdit }: { profile: AcpProfileView; onEdit(): v
       </div>
       <InstallNote profileId={profile.id} />
       <div className="muted small" data-testid="acp-profile-card-reach">
-        its tools {reachLine(profile.reach)}
+        its tools reach {reachLine(profile.reach)}
       </div>
       <div className="muted small" data-testid="acp-profile-card-flags">
         {profile.allowAgents ? 'agents may start it' : 'only you can start it'}
-        {profile.askTerminal ? ' · asks before every terminal command' : ''} · its tools{' '}
-        {reachLine(profile.reach)}
+        {profile.askTerminal ? ' · asks before every terminal command' : ''}
       </div>
       {error && (
         <p className="form-error" role="alert">

@@ -70,7 +70,7 @@ function CredentialRow({ c, port }: { c: McpCredentialView; port: number | undef
         {dateTime(c.createdAt)}
       </div>
       <div className="small" data-testid="mcp-reach-line">
-        {reachLine(c.reach)}
+        reaches {reachLine(c.reach)}
       </div>
       <div className="small muted" data-testid="mcp-last-used">
         {c.lastUsedAt
@@ -122,6 +122,8 @@ export function McpCredentials() {
   );
 
   const submit = async () => {
+    // Said in words here; the gateway's own check names fields, which is for programs.
+    if (target === NEW && !name.trim()) return setError('Give the new session a name.');
     setBusy(true);
     setError(null);
     try {
@@ -186,6 +188,7 @@ export function McpCredentials() {
         {target === NEW && (
           <input
             data-testid="mcp-new-name"
+            className="form-second-column"
             aria-label="Name of the new session"
             placeholder="e.g. Claude Code in ~/src/app"
             value={name}

@@ -42,5 +42,5 @@ export function ReachChoice({
 
 /** One line for a credential's row. */
 export function reachLine(reach: Reach): string {
-  return `reaches ${REACH_RULES[reach]} (${reach})`;
+  return `${REACH_RULES[reach]} (${reach})`;
 }

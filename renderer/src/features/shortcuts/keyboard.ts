@@ -35,7 +35,7 @@ export function onGlobalKey(e: KeyboardEvent): void {
   };
   switch (e.key) {
     case 'N':
-      useStart.getState().show(ui.selectedKey);
+      useStart.getState().show();
       break;
     case 'n':
       if (goToNextNeedingYou()) focusSelectedRow();

@@ -3,7 +3,7 @@
 // message and an optional parent that watches it. The gateway starts it (sessions:start); an agent
 // that cannot start comes back here as an error naming the cause, and nothing was created.
 import { useEffect, useMemo, useState } from 'react';
-import type { FolderCheck } from '../../../../shared/ipc';
+import type { AgentView, FolderCheck } from '../../../../shared/ipc';
 import { errorMessage } from '../../lib/api';
 import { sessionTitle } from '../../lib/format';
 import { useFleet } from '../../stores/fleet';
@@ -77,6 +77,36 @@ function FolderField({ value, onChange }: { value: string; onChange(v: string): 
   );
 }
 
+const LAST_RUNNER = 'sightline.lastRunner';
+
+function rememberRunner(runner: Runner): void {
+  try {
+    window.localStorage.setItem(LAST_RUNNER, runner);
+  } catch {
+    // only the remembered default is lost
+  }
+}
+
+/**
+ * What a new session runs with unless the person picks: the runner they last started one with,
+ * else an ACP agent, else a model agent with a real provider; a scripted agent only when nothing
+ * else is set up (and it says it is scripted).
+ */
+function defaultRunner(agents: AgentView[], profiles: { id: string }[]): Runner {
+  const all = [...profiles.map((p) => `acp:${p.id}`), ...agents.map((a) => `agent:${a.id}`)];
+  let last: string | null = null;
+  try {
+    last = window.localStorage.getItem(LAST_RUNNER);
+  } catch {
+    // no storage: no remembered runner
+  }
+  if (last && all.includes(last)) return last;
+  const real = agents.find((a) => a.provider !== 'scripted');
+  if (profiles[0]) return `acp:${profiles[0].id}`;
+  if (real) return `agent:${real.id}`;
+  return agents[0] ? `agent:${agents[0].id}` : '';
+}
+
 export function NewSessionDialog() {
   const preselected = useStart((s) => s.parentKey);
   const hide = useStart((s) => s.hide);
@@ -104,7 +134,7 @@ export function NewSessionDialog() {
     () => Object.values(sessions).filter((s) => !s.archived || s.key === parentKey),
     [sessions, parentKey],
   );
-  const chosen = runner || (agents[0] ? `agent:${agents[0].id}` : '');
+  const chosen = runner || defaultRunner(agents, profiles);
   const ready = chosen !== '' && message.trim() !== '' && !starting;
 
   const submit = async () => {
@@ -119,6 +149,7 @@ export function NewSessionDialog() {
         ...(label.trim() ? { label: label.trim() } : {}),
         ...(parentKey ? { parentKey } : {}),
       });
+      rememberRunner(chosen);
       hide();
       openSession(view.key, 'transcript');
     } catch (err) {
@@ -158,7 +189,7 @@ export function NewSessionDialog() {
             <optgroup label="Model agents">
               {agents.map((a) => (
                 <option key={a.id} value={`agent:${a.id}`}>
-                  {a.name} ({a.provider}
+                  {a.name} ({a.provider === 'scripted' ? 'scripted: answers written in advance' : a.provider}
                   {a.model ? ` · ${a.model}` : ''})
                 </option>
               ))}

@@ -1,0 +1,30 @@
+import { useEffect } from 'react';
+import { useFleet } from '../../stores/fleet';
+import { useUi } from '../../stores/ui';
+import { placeHash, readPlace } from '../../lib/location';
+
+/**
+ * Keeps the address bar naming the open view, session and tab, and opens what it names once the
+ * fleet is loaded (a reload, a shared link). A session that no longer exists opens the fleet.
+ */
+export function usePlaceInUrl(loaded: boolean): void {
+  useEffect(() => {
+    if (!loaded) return;
+    const place = readPlace(window.location.hash);
+    const ui = useUi.getState();
+    if (place?.view === 'session' && place.session && useFleet.getState().sessions[place.session]) {
+      ui.openSession(place.session, place.tab);
+    } else if (place && place.view !== 'session') {
+      ui.setView(place.view);
+    }
+    const write = () => {
+      const { view, selectedKey, tab } = useUi.getState();
+      const hash = placeHash({ view, ...(selectedKey ? { session: selectedKey } : {}), tab });
+      if (hash !== window.location.hash) {
+        window.history.replaceState(null, '', window.location.pathname + window.location.search + hash);
+      }
+    };
+    write();
+    return useUi.subscribe(write);
+  }, [loaded]);
+}

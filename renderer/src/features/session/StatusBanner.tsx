@@ -6,6 +6,7 @@ import type { SessionView } from '../../../../shared/ipc';
 import { call, errorMessage } from '../../lib/api';
 import { useUi } from '../../stores/ui';
 import { time } from '../../lib/format';
+import { AUTH_REQUIRED, AuthPanel } from '../agents/AuthPanel';
 
 /** Seen: when the session opens, and whenever it finishes while open and the page is visible. */
 export function useMarkSeen(s: SessionView | undefined): void {
@@ -48,6 +49,9 @@ export function StatusBanner({ s }: { s: SessionView }) {
         <button type="button" data-testid="retry-run" onClick={() => retry(s.key)}>
           Retry
         </button>
+      )}
+      {s.status.reason?.includes(AUTH_REQUIRED) && (
+        <AuthPanel sessionKey={s.key} onRetry={() => retry(s.key)} />
       )}
     </div>
   );

@@ -1,0 +1,113 @@
+// When the agent answered authRequired: its ways to authenticate, each with what it needs — the
+// agent's own method (ACP authenticate), its login command for a terminal (run by the person, where
+// they see it), or an API key for the profile (sent once, stored sealed, never shown again) — then
+// Retry.
+import { useEffect, useState } from 'react';
+import type { AcpAuthView } from '../../../../shared/ipc';
+import { call, errorMessage } from '../../lib/api';
+
+export const AUTH_REQUIRED = '(code -32000)';
+
+export function AuthPanel({ sessionKey, onRetry }: { sessionKey: string; onRetry(): void }) {
+  const [view, setView] = useState<AcpAuthView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const [key, setKey] = useState('');
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    call('acp:auth:get', { sessionKey }).then(setView, (err: unknown) => setError(errorMessage(err)));
+  }, [sessionKey]);
+  const act = (what: Promise<unknown>, done: string) => {
+    setBusy(true);
+    setError(null);
+    what.then(
+      () => {
+        setNote(done);
+        setBusy(false);
+      },
+      (err: unknown) => {
+        setError(errorMessage(err));
+        setBusy(false);
+      },
+    );
+  };
+  return (
+    <div className="auth-panel" data-testid="auth-panel">
+      <strong>The agent needs you to authenticate it.</strong>
+      {view && (
+        <ul>
+          {view.methods.map((m) => (
+            <li key={m.id} data-testid="auth-method" data-method-id={m.id} data-kind={m.kind}>
+              <div>
+                {m.name}
+                {m.description && <span className="muted small"> — {m.description}</span>}
+              </div>
+              {m.kind === 'agent' ? (
+                <button
+                  type="button"
+                  disabled={busy}
+                  onClick={() =>
+                    act(
+                      call('acp:auth:authenticate', { sessionKey, methodId: m.id }),
+                      `${m.name}: done. Retry the run.`,
+                    )
+                  }
+                >
+                  Authenticate
+                </button>
+              ) : (
+                <>
+                  <div className="small">Run this in a terminal, log in there, then Retry:</div>
+                  <pre className="mono">{m.command?.join(' ')}</pre>
+                </>
+              )}
+            </li>
+          ))}
+          {view.apiKeyEnv && (
+            <li data-testid="auth-api-key">
+              <div>
+                Or give the profile “{view.profileName}” an API key (
+                <span className="mono">{view.apiKeyEnv}</span>
+                {view.hasKey ? ', replacing the one it has' : ''}):
+              </div>
+              <input
+                type="password"
+                autoComplete="off"
+                value={key}
+                disabled={busy}
+                onChange={(e) => setKey(e.target.value)}
+              />{' '}
+              <button
+                type="button"
+                disabled={busy || !key.trim()}
+                onClick={() =>
+                  act(
+                    call('acp:auth:key', { sessionKey, name: view.apiKeyEnv!, value: key }).then(() =>
+                      setKey(''),
+                    ),
+                    'The key is stored with the profile. Retry the run.',
+                  )
+                }
+              >
+                Save key
+              </button>
+            </li>
+          )}
+        </ul>
+      )}
+      {note && (
+        <p className="small" role="status">
+          {note}
+        </p>
+      )}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="button" className="primary" disabled={busy} data-testid="auth-retry" onClick={onRetry}>
+        Retry
+      </button>
+    </div>
+  );
+}

@@ -12,7 +12,6 @@ export function AuthPanel({ sessionKey, onRetry }: { sessionKey: string; onRetry
   const [view, setView] = useState<AcpAuthView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
-  const [key, setKey] = useState('');
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     call('acp:auth:get', { sessionKey }).then(setView, (err: unknown) => setError(errorMessage(err)));
@@ -63,36 +62,7 @@ export function AuthPanel({ sessionKey, onRetry }: { sessionKey: string; onRetry
               )}
             </li>
           ))}
-          {view.apiKeyEnv && (
-            <li data-testid="auth-api-key">
-              <div>
-                Or give the profile “{view.profileName}” an API key (
-                <span className="mono">{view.apiKeyEnv}</span>
-                {view.hasKey ? ', replacing the one it has' : ''}):
-              </div>
-              <input
-                type="password"
-                autoComplete="off"
-                value={key}
-                disabled={busy}
-                onChange={(e) => setKey(e.target.value)}
-              />{' '}
-              <button
-                type="button"
-                disabled={busy || !key.trim()}
-                onClick={() =>
-                  act(
-                    call('acp:auth:key', { sessionKey, name: view.apiKeyEnv!, value: key }).then(() =>
-                      setKey(''),
-                    ),
-                    'The key is stored with the profile. Retry the run.',
-                  )
-                }
-              >
-                Save key
-              </button>
-            </li>
-          )}
+          {view.apiKeyEnv && <ApiKeyField view={view} busy={busy} act={act} />}
         </ul>
       )}
       {note && (
@@ -109,5 +79,43 @@ export function AuthPanel({ sessionKey, onRetry }: { sessionKey: string; onRetry
         Retry
       </button>
     </div>
+  );
+}
+
+/** An API key for the profile: sent once, stored sealed with it, never shown again. */
+function ApiKeyField(props: {
+  view: AcpAuthView;
+  busy: boolean;
+  act(what: Promise<unknown>, done: string): void;
+}) {
+  const { view, busy, act } = props;
+  const sessionKey = view.sessionKey;
+  const [key, setKey] = useState('');
+  return (
+    <li data-testid="auth-api-key">
+      <div>
+        Or give the profile “{view.profileName}” an API key (<span className="mono">{view.apiKeyEnv}</span>
+        {view.hasKey ? ', replacing the one it has' : ''}):
+      </div>
+      <input
+        type="password"
+        autoComplete="off"
+        value={key}
+        disabled={busy}
+        onChange={(e) => setKey(e.target.value)}
+      />{' '}
+      <button
+        type="button"
+        disabled={busy || !key.trim()}
+        onClick={() =>
+          act(
+            call('acp:auth:key', { sessionKey, name: view.apiKeyEnv!, value: key }).then(() => setKey('')),
+            'The key is stored with the profile. Retry the run.',
+          )
+        }
+      >
+        Save key
+      </button>
+    </li>
   );
 }

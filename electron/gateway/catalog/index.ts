@@ -2,7 +2,9 @@
 // list()/adopt() are synchronous per the contract; listAsync() does the same scan in yielding
 // chunks so thousands of transcripts never block the main process; tick() is one monitor check.
 // Everything about one tool lives in its provider module (providers.ts lists them); this file
-// only wires them to the gateway's links, sessions and signal log.
+// only wires them to the gateway's links, sessions and signal log. Over 330 lines: list, adopt,
+// the monitor's tick and the file-event path share one set of links and must read together;
+// splitting them is the next step after the catalog index of the performance issue.
 // Over 300 lines on purpose: this is the catalog's composition root (local providers, the
 // remote catalog over the nodes service the gateway builds, adoption, continue, the monitor's
 // cadence); each part is its own module, wired here.

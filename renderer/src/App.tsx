@@ -165,7 +165,8 @@ export function App() {
   const startOpen = useStart((s) => s.open);
   const error = useUi((s) => s.error);
   const setError = useUi((s) => s.setError);
-  const queuedCount = useInbox((s) => s.items.length);
+  // A finished run not seen yet is listed in the Inbox but does not wait for the person.
+  const queuedCount = useInbox((s) => s.items.filter((i) => i.type !== 'done_unseen').length);
   const permissionCount = usePermissions((s) => s.requests.length);
   // What waits for the person: counted in the nav, the window title and (Electron) the dock badge.
   const inboxCount = queuedCount + permissionCount;

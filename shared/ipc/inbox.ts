@@ -5,8 +5,8 @@ import type { UpstreamAlert } from './sessions';
 import type { WorktreeOverlapItem } from './worktrees';
 
 /**
- * What needs the person, besides permission requests (their own list): failed runs and
- * upstream_missing alerts. Pending notices are for watchers, not the person: see NoticeHistory.
+ * What needs the person, besides permission requests (their own list): failed runs,
+ * upstream_missing alerts, worktree overlaps and (unless turned off) finished runs not seen yet. Pending notices are for watchers, not the person: see NoticeHistory.
  */
 export type InboxItem =
   | {
@@ -30,5 +30,13 @@ export type InboxItem =
       threadId?: string;
       /** The paired node it was on (NodeInfo.id); absent: this machine. */
       hostId?: string;
+    }
+  | {
+      id: string;
+      /** A run finished since the person last opened the session (a category they can turn off). */
+      type: 'done_unseen';
+      sessionKey: string;
+      runId: string;
+      endedAt: number;
     }
   | WorktreeOverlapItem;

@@ -17,13 +17,21 @@ export interface NotificationPreferences {
   upstreamMissing: boolean;
 }
 
+/** Which categories the Inbox lists besides those that always need the person. */
+export interface InboxPreferences {
+  /** Runs that finished since the person last opened their session ("done — unseen"). */
+  doneUnseen: boolean;
+}
+
 /** The person's UI preferences, kept by the gateway (browser mode changes port, hence origin). */
 export interface Preferences {
   theme: Theme;
   notifications: NotificationPreferences;
+  inbox: InboxPreferences;
 }
 
 export const DEFAULT_PREFERENCES: Preferences = {
   theme: 'system',
   notifications: { waiting: true, failed: true, finished: false, longRunSeconds: 120, upstreamMissing: true },
+  inbox: { doneUnseen: true },
 };

@@ -69,6 +69,7 @@ export const PREFERENCES_PATCH = z.strictObject({
         .optional(),
     })
     .optional(),
+  inbox: z.strictObject({ doneUnseen: flag('doneUnseen') }).optional(),
 });
 
 const empty = z.strictObject({});

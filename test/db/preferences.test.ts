@@ -29,9 +29,13 @@ describe('preferences', () => {
     expect(set).toEqual({
       theme: 'dark',
       notifications: { ...DEFAULT_PREFERENCES.notifications, finished: true, longRunSeconds: 60 },
+      inbox: { doneUnseen: true },
     });
+    const off = value(await api.dispatch('prefs:set', { inbox: { doneUnseen: false } }));
+    expect(off.inbox).toEqual({ doneUnseen: false });
+    expect(off.notifications).toEqual(set.notifications);
     api = createApiHandlers(h.restart(), { app: APP });
-    expect(value(await api.dispatch('prefs:get', {}))).toEqual(set);
+    expect(value(await api.dispatch('prefs:get', {}))).toEqual(off);
   });
 
   it('a damaged stored value falls back to its default, the others stay', async () => {

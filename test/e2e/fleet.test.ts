@@ -105,8 +105,11 @@ describe('supervising the demo fleet', () => {
     await sendAsHuman(w2, 'Keep the notes under one page.');
     await sendAsHuman(w2, 'And mention the migration guide.');
     await page.locator('[data-testid="nav-inbox"]').click();
-    // A notice is for the watcher, not the person: the queue stays empty, the history shows it.
-    await page.locator('[data-testid="inbox-empty"]').waitFor();
+    // A notice is for the watcher, not the person: the queue lists only the workers' finished runs
+    // not seen yet (done — unseen), the history shows the notice.
+    await page.locator('[data-testid="inbox"][data-ready="true"]').waitFor();
+    const other = page.locator('[data-testid="inbox-item"]:not([data-type="done_unseen"])');
+    expect(await other.count()).toBe(0);
     await page.locator('[data-testid="inbox-tab-history"]').click();
     const pending = page.locator('[data-testid="history-pending"]');
     await pending.first().waitFor();

@@ -152,6 +152,17 @@ describe('live output and status', () => {
     expect(await item.locator('[data-testid="inbox-failure-reason"]').textContent()).toBe(
       'scripted worker failed at step 2 of 4',
     );
+    // A run that finished while nobody looked is listed too, by its label: a category the person
+    // can turn off (and on again).
+    const done = page.locator(
+      `[data-testid="inbox-item"][data-type="done_unseen"][data-session-key="${quiet}"]`,
+    );
+    await done.waitFor();
+    expect(await done.locator('.session-name').textContent()).toBe('Quiet worker');
+    await page.locator('[data-testid="inbox-show-done"]').uncheck();
+    await expect.poll(() => done.count()).toBe(0);
+    await page.locator('[data-testid="inbox-show-done"]').check();
+    await done.waitFor();
     await screenshot(page, 'inbox-queue');
     // One click to the detail: the session shows the failure and its reason.
     await item.locator('[data-testid="inbox-open"]').click();

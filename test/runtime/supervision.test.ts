@@ -119,12 +119,27 @@ describe('the status of a session', () => {
     expect(failed).toMatchObject({ status: 'failed', reason: 'scripted worker failed at step 2 of 2' });
     const api = createApiHandlers(gw, { app: APP });
     const inbox = await api.dispatch('inbox:list', {});
+    // The spawning turn of agent:main:main finished while nobody looked: done — unseen, listed too.
     expect(inbox).toMatchObject({
       ok: true,
       value: [
+        {
+          type: 'done_unseen',
+          sessionKey: 'agent:main:main',
+          id: `done:${gw.status.get('agent:main:main').runId}`,
+        },
         { type: 'failed', sessionKey: key, reason: 'scripted worker failed at step 2 of 2', retryable: true },
       ],
     });
+    // A category the person can turn off; marking the session seen also takes it out.
+    await api.dispatch('prefs:set', { inbox: { doneUnseen: false } });
+    const types = async () =>
+      ((await api.dispatch('inbox:list', {})) as { value: { type: string }[] }).value.map((i) => i.type);
+    expect(await types()).toEqual(['failed']);
+    await api.dispatch('prefs:set', { inbox: { doneUnseen: true } });
+    expect(await types()).toEqual(['done_unseen', 'failed']);
+    await api.dispatch('sessions:seen', { sessionKey: 'agent:main:main' });
+    expect(await types()).toEqual(['failed']);
     // Retry runs the turn again (the task still says [fail]: it fails again, as a new run).
     expect(await api.dispatch('runs:retry', { sessionKey: key })).toEqual({
       ok: true,

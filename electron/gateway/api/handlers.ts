@@ -141,7 +141,7 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
         watching,
       };
     },
-    'inbox:list': async () => inboxItems(gw, dismissals),
+    'inbox:list': async () => inboxItems(gw, dismissals, preferences.get().inbox),
     'inbox:history': async ({ beforeId, limit }) => ({
       // Pending notices head the first page only.
       pending: beforeId === undefined ? pendingNotices(gw) : [],

@@ -230,11 +230,34 @@ export function adoptedSource(
   return { provider: provider as CatalogProvider, threadId, ...(hostId ? { hostId } : {}) };
 }
 
-/** What needs the person (besides permission requests): failed runs and upstream alerts. */
-export function inboxItems(gw: GatewayApi, dismissals: DismissalStore): InboxItem[] {
+/** A finished run the person has not seen: opening the session (or Dismiss) marks it seen. */
+export function doneId(runId: string): string {
+  return `done:${runId}`;
+}
+
+/**
+ * What needs the person (besides permission requests): failed runs, upstream alerts, worktree
+ * overlaps and, when the person keeps that category on, finished runs not seen yet.
+ */
+export function inboxItems(
+  gw: GatewayApi,
+  dismissals: DismissalStore,
+  show: { doneUnseen: boolean } = { doneUnseen: true },
+): InboxItem[] {
   const items: InboxItem[] = [];
   for (const info of gw.sessions.list()) {
     const status = gw.status.get(info.key);
+    if (show.doneUnseen && status.status === 'done_unseen' && status.runId) {
+      if (!dismissals.has(doneId(status.runId)))
+        items.push({
+          id: doneId(status.runId),
+          type: 'done_unseen',
+          sessionKey: info.key,
+          runId: status.runId,
+          endedAt: status.since,
+        });
+      continue;
+    }
     if (status.status === 'failed' && status.runId && !dismissals.has(failedId(status.runId))) {
       const run = gw.runtime.status(info.key);
       items.push({

@@ -1,4 +1,4 @@
-// The person's UI preferences (theme, notifications) in table `ui_preferences` (migration 006):
+// The person's UI preferences (theme, notifications, Inbox categories) in table `ui_preferences` (migration 006):
 // one JSON value per name. Values read from disk are parsed like any input: a damaged or unknown
 // value falls back to the default instead of failing the page.
 import type Database from 'better-sqlite3';
@@ -23,6 +23,7 @@ function merge(base: Preferences, patch: PreferencesPatch): Preferences {
       longRunSeconds: patch.notifications?.longRunSeconds ?? base.notifications.longRunSeconds,
       upstreamMissing: patch.notifications?.upstreamMissing ?? base.notifications.upstreamMissing,
     },
+    inbox: { doneUnseen: patch.inbox?.doneUnseen ?? base.inbox.doneUnseen },
   };
 }
 
@@ -66,6 +67,7 @@ export function createSqlitePreferenceStore(db: Database.Database): PreferenceSt
     const next = merge(get(), patch);
     if (patch.theme !== undefined) put.run('theme', JSON.stringify(next.theme), at);
     if (patch.notifications !== undefined) put.run('notifications', JSON.stringify(next.notifications), at);
+    if (patch.inbox !== undefined) put.run('inbox', JSON.stringify(next.inbox), at);
     return next;
   });
   // IMMEDIATE: it reads before it writes, and a deferred transaction whose snapshot another

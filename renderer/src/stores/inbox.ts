@@ -1,4 +1,5 @@
-// The Inbox (issue 17.3): the queue of what needs the person (failed runs, upstream alerts;
+// The Inbox (issue 17.3): the queue of what needs the person (failed runs, upstream alerts,
+// finished runs not seen yet when the person keeps that category;
 // permission requests have their own store) and the history of what each watcher was told and
 // when it reconciled.
 import { create } from 'zustand';
@@ -22,7 +23,8 @@ interface InboxState {
   loadHistory(): Promise<void>;
   loadOlderHistory(): Promise<void>;
   setTab(tab: InboxTab): void;
-  dismiss(id: string): Promise<void>;
+  /** Dismiss; a finished run is marked seen instead (its session leaves done — unseen). */
+  dismiss(item: InboxItem): Promise<void>;
   readopt(provider: CatalogProvider, threadId: string, hostId?: string): Promise<string>;
   applyEvents(events: GatewayEvent[]): void;
   reset(): void;
@@ -69,9 +71,10 @@ export const useInbox = create<InboxState>()((set, get) => ({
     set({ tab });
     if (tab === 'history') void get().loadHistory();
   },
-  async dismiss(id) {
-    set((s) => ({ items: s.items.filter((i) => i.id !== id) }));
-    await call('inbox:dismiss', { id });
+  async dismiss(item) {
+    set((s) => ({ items: s.items.filter((i) => i.id !== item.id) }));
+    if (item.type === 'done_unseen') await call('sessions:seen', { sessionKey: item.sessionKey });
+    else await call('inbox:dismiss', { id: item.id });
   },
   async readopt(provider, threadId, hostId) {
     const view = await call('catalog:adopt', { provider, threadId, ...(hostId ? { hostId } : {}) });
@@ -85,7 +88,8 @@ export const useInbox = create<InboxState>()((set, get) => ({
       (e) =>
         e.type === 'session:deleted' ||
         e.type === 'worktrees:changed' ||
-        (e.type === 'session:status' && (e.status.status === 'failed' || listed.has(e.sessionKey))) ||
+        (e.type === 'session:status' &&
+          (e.status.status === 'failed' || e.status.status === 'done_unseen' || listed.has(e.sessionKey))) ||
         (e.type === 'state:event' && (e.event.kind === 'upstream_missing' || e.event.kind === 'adopted')),
     );
     if (queueChanged) void get().load();

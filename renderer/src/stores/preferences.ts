@@ -39,6 +39,7 @@ export const usePreferences = create<PreferencesState>()((set, get) => ({
     const optimistic = {
       theme: patch.theme ?? before.theme,
       notifications: { ...before.notifications, ...patch.notifications },
+      inbox: { ...before.inbox, ...patch.inbox },
     };
     applyTheme(optimistic.theme);
     set({ prefs: optimistic });

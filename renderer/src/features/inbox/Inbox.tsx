@@ -1,11 +1,12 @@
 // The Inbox: the queue of what needs the person (permission requests, failed runs, upstream
-// alerts) and the history of what each watcher was told and when it reconciled.
+// alerts, worktree overlaps, finished runs not seen yet) and the history of what each watcher was told and when it reconciled.
 import { useEffect } from 'react';
 import type { InboxItem } from '../../../../shared/ipc';
 import { useInbox } from '../../stores/inbox';
 import { usePermissions } from '../../stores/permissions';
 import { PermissionItem } from '../acp/PermissionPrompt';
 import { useUi } from '../../stores/ui';
+import { usePreferences } from '../../stores/preferences';
 import { errorMessage } from '../../lib/api';
 import { time } from '../../lib/format';
 import { SessionName } from '../../components/SessionName';
@@ -13,6 +14,46 @@ import { STATUS_LOOK } from '../../components/Badges';
 import { retry } from '../session/StatusBanner';
 import { InboxHistory } from './InboxHistory';
 import { OverlapItem } from '../worktrees/OverlapItem';
+
+/** What the item is about, in words: a failed run, a vanished upstream, an overlap, a finished run. */
+function ItemBody({ item }: { item: InboxItem }) {
+  if (item.type === 'worktree_overlap') return <OverlapItem item={item} />;
+  if (item.type === 'failed')
+    return (
+      <>
+        <div className="inbox-title">
+          <span className="badge status status-failed">
+            {STATUS_LOOK.failed.icon} {item.outcome === 'timeout' ? 'timed out' : 'run failed'}
+          </span>{' '}
+          <SessionName sessionKey={item.sessionKey} />
+        </div>
+        <p className="small">
+          <span data-testid="inbox-failure-reason">{item.reason}</span>{' '}
+          <span className="muted">· {time(item.endedAt)}</span>
+        </p>
+      </>
+    );
+  if (item.type === 'done_unseen')
+    return (
+      <div className="inbox-title">
+        <span className="badge status status-done_unseen">
+          {STATUS_LOOK.done_unseen.icon} {STATUS_LOOK.done_unseen.label}
+        </span>{' '}
+        <SessionName sessionKey={item.sessionKey} />{' '}
+        <span className="small muted">· finished {time(item.endedAt)}</span>
+      </div>
+    );
+  return (
+    <>
+      <div className="inbox-title">
+        <span className="badge alert">upstream missing</span> <SessionName sessionKey={item.sessionKey} />
+      </div>
+      <p className="small">
+        {item.alert.summary} · {time(item.alert.occurredAt)} — the upstream link was removed.
+      </p>
+    </>
+  );
+}
 
 function Item({ item }: { item: InboxItem }) {
   const openSession = useUi((s) => s.openSession);
@@ -28,31 +69,7 @@ function Item({ item }: { item: InboxItem }) {
       data-type={item.type}
       data-session-key={item.sessionKey}
     >
-      {item.type === 'failed' ? (
-        <>
-          <div className="inbox-title">
-            <span className="badge status status-failed">
-              {STATUS_LOOK.failed.icon} {item.outcome === 'timeout' ? 'timed out' : 'run failed'}
-            </span>{' '}
-            <SessionName sessionKey={item.sessionKey} />
-          </div>
-          <p className="small">
-            <span data-testid="inbox-failure-reason">{item.reason}</span>{' '}
-            <span className="muted">· {time(item.endedAt)}</span>
-          </p>
-        </>
-      ) : item.type === 'worktree_overlap' ? (
-        <OverlapItem item={item} />
-      ) : (
-        <>
-          <div className="inbox-title">
-            <span className="badge alert">upstream missing</span> <SessionName sessionKey={item.sessionKey} />
-          </div>
-          <p className="small">
-            {item.alert.summary} · {time(item.alert.occurredAt)} — the upstream link was removed.
-          </p>
-        </>
-      )}
+      <ItemBody item={item} />
       <div className="actions">
         {item.type === 'failed' && item.retryable && (
           <button
@@ -86,12 +103,35 @@ function Item({ item }: { item: InboxItem }) {
           type="button"
           className="quiet"
           data-testid="inbox-dismiss"
-          onClick={() => dismiss(item.id).catch(fail)}
+          onClick={() => dismiss(item).catch(fail)}
         >
-          Dismiss
+          {item.type === 'done_unseen' ? 'Mark seen' : 'Dismiss'}
         </button>
       </div>
     </li>
+  );
+}
+
+/** The person's switch for the one optional category: finished runs they have not seen. */
+function DoneUnseenToggle() {
+  const on = usePreferences((s) => s.prefs.inbox.doneUnseen);
+  const setPrefs = usePreferences((s) => s.set);
+  const load = useInbox((s) => s.load);
+  const setError = useUi((s) => s.setError);
+  const toggle = (doneUnseen: boolean) =>
+    setPrefs({ inbox: { doneUnseen } })
+      .then(load)
+      .catch((err: unknown) => setError(errorMessage(err)));
+  return (
+    <label className="small inbox-category">
+      <input
+        type="checkbox"
+        data-testid="inbox-show-done"
+        checked={on}
+        onChange={(e) => toggle(e.target.checked)}
+      />{' '}
+      Also list finished runs I have not seen (done — unseen)
+    </label>
   );
 }
 
@@ -103,8 +143,10 @@ function Queue() {
     <>
       <p className="muted">
         What waits for you: agents asking for permission, runs that failed, adopted sessions whose upstream is
-        gone. Press <kbd className="kbd">n</kbd> to go to the next one.
+        gone, and finished runs you have not opened yet. Press <kbd className="kbd">n</kbd> to go to the next
+        one.
       </p>
+      <DoneUnseenToggle />
       {loaded && items.length === 0 && requests.length === 0 && (
         <p className="empty-note" data-testid="inbox-empty">
           Nothing needs you right now. Notices for watchers are in the History tab.

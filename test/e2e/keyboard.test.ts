@@ -1,7 +1,7 @@
 // Keyboard only: palette, session stepping, tabs, views, filter, composer. No mouse at all.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ensureRenderer, openBrowser, startApp, type App, type Browser } from './helpers';
+import { ensureRenderer, openBrowser, screenshot, startApp, type App, type Browser } from './helpers';
 
 const COORDINATOR = 'agent:demo:main';
 let app: App;
@@ -61,6 +61,18 @@ describe('keyboard-only navigation', () => {
     await page.keyboard.press('k');
     await expect.poll(selected).toBe(workers[0]);
 
+    // Tabs read as names, not counts: the shortcut is a key on hover, not "Transcript 1".
+    const tabs = page.locator('[role="tablist"][aria-label="Session views"] [role="tab"]');
+    expect(await tabs.evaluateAll((els) => els.map((e) => (e as HTMLElement).innerText.trim()))).toEqual([
+      'Transcript',
+      'Signal log',
+      'Watchers',
+    ]);
+    expect(await tabs.evaluateAll((els) => els.map((e) => e.getAttribute('aria-keyshortcuts')))).toEqual([
+      '1',
+      '2',
+      '3',
+    ]);
     await page.keyboard.press('2');
     await page.locator('[data-testid="timeline"][data-ready="true"]').waitFor();
     await page.locator('[data-testid="timeline-row"][data-kind="child_spawned"]').waitFor();
@@ -100,6 +112,20 @@ describe('keyboard-only navigation', () => {
     expect(await focusedKey()).toBe(workers[2]);
     await page.keyboard.press('Enter');
     await page.locator(`[data-testid="session-pane"][data-session-key="${workers[2]}"]`).waitFor();
+  });
+
+  it('lists every shortcut on the ? page', async () => {
+    await page.keyboard.press('?');
+    const list = page.locator('[data-testid="shortcut-list"]');
+    await list.waitFor();
+    const keys = await list.locator('[data-testid="shortcut-keys"]').allInnerTexts();
+    expect(keys).toContain('Ctrl K or ⌘K');
+    expect(keys).toContain('⇧N');
+    expect(keys).toContain('j or k');
+    expect(keys).toContain('?');
+    expect(await list.locator('dd').allInnerTexts()).toContain('Transcript tab of the open session');
+    expect(await list.isVisible()).toBe(true);
+    await screenshot(page, 'shortcuts');
   });
 
   it('reaches inbox, catalog and settings by key and back with the palette', async () => {

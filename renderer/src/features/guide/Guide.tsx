@@ -1,11 +1,12 @@
 // "How Sightline works": the step-in → notice → reconcile picture for a first run, reachable from
-// the palette, the empty state and the top bar.
+// the palette, the empty state and the top bar (`?`), with the keyboard shortcuts.
 import type { ReactNode } from 'react';
 import { noticeText } from '../../../../shared/session-keys';
 import { useUi } from '../../stores/ui';
 import { resetDemo, startDemo } from '../palette/commands';
 import { selectDemoRunning, useFleet } from '../../stores/fleet';
 import { EXPLAIN } from '../../lib/explain';
+import { ShortcutList } from '../shortcuts/ShortcutList';
 
 const WORKER = 'agent:demo:subagent:research';
 
@@ -91,6 +92,7 @@ export function Guide() {
           records when a person works in it upstream.
         </dd>
       </dl>
+      <ShortcutList />
       <div className="inline">
         {demoRunning ? (
           <button type="button" data-testid="guide-demo-reset" disabled={starting} onClick={resetDemo}>

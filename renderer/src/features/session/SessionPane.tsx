@@ -4,7 +4,7 @@ import { useTranscript } from '../../stores/transcript';
 import { useTimeline } from '../../stores/timeline';
 import { useWatchers } from '../../stores/watchers';
 import { useUi, type SessionTab } from '../../stores/ui';
-import { AlertBadge, Kbd, NoticeBadge, RunBadge, StatusBadge } from '../../components/Badges';
+import { AlertBadge, NoticeBadge, RunBadge, StatusBadge } from '../../components/Badges';
 import { HeaderBadges, SessionOrigin } from './SessionOrigin';
 import { StatusBanner, useMarkSeen } from './StatusBanner';
 import { errorMessage } from '../../lib/api';
@@ -83,9 +83,12 @@ export function SessionPane({ sessionKey }: { sessionKey: string }) {
             aria-selected={tab === t.id}
             className={tab === t.id ? 'tab active' : 'tab'}
             data-testid={`tab-${t.id}`}
+            // The shortcut is a key, not a count: on hover and in the `?` list, never beside the name.
+            title={`${t.label} (shortcut: press ${t.key})`}
+            aria-keyshortcuts={t.key}
             onClick={() => setTab(t.id)}
           >
-            {t.label} <Kbd title={`Shortcut: press ${t.key}`}>{t.key}</Kbd>
+            {t.label}
           </button>
         ))}
       </div>

@@ -1,4 +1,4 @@
-// Global shortcuts. Letters act only when focus is not in a text field.
+// Global shortcuts (listed in words in list.ts). Letters act only when focus is not in a text field.
 import { useStart } from '../../stores/start';
 import { useUi } from '../../stores/ui';
 import { goToNextNeedingYou, stepSession } from '../palette/commands';
@@ -60,6 +60,7 @@ export function onGlobalKey(e: KeyboardEvent): void {
       break;
     case '?':
       ui.setView('guide');
+      requestAnimationFrame(() => document.getElementById('shortcuts')?.scrollIntoView({ block: 'start' }));
       break;
     case 'f':
       ui.setView('search');

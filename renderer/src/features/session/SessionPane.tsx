@@ -24,10 +24,35 @@ const TABS: { id: SessionTab; label: string; key: string }[] = [
   { id: 'watchers', label: 'Watchers', key: '3' },
 ];
 
+/** The session's views by name; each one's key is on hover and in the `?` list. */
+function SessionTabs() {
+  const tab = useUi((st) => st.tab);
+  const setTab = useUi((st) => st.setTab);
+  return (
+    <div className="tabs" role="tablist" aria-label="Session views">
+      {TABS.map((t) => (
+        <button
+          key={t.id}
+          type="button"
+          role="tab"
+          aria-selected={tab === t.id}
+          className={tab === t.id ? 'tab active' : 'tab'}
+          data-testid={`tab-${t.id}`}
+          // The shortcut is a key, not a count: on hover and in the `?` list, never beside the name.
+          title={`${t.label} (shortcut: press ${t.key})`}
+          aria-keyshortcuts={t.key}
+          onClick={() => setTab(t.id)}
+        >
+          {t.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 export function SessionPane({ sessionKey }: { sessionKey: string }) {
   const s = useFleet((st) => st.sessions[sessionKey]);
   const tab = useUi((st) => st.tab);
-  const setTab = useUi((st) => st.setTab);
   const setError = useUi((st) => st.setError);
   const cancelRun = useTranscript((st) => st.cancelRun);
   useMarkSeen(s);
@@ -74,24 +99,7 @@ export function SessionPane({ sessionKey }: { sessionKey: string }) {
       <GoalEditor key={`${s.key}:${s.goal?.updatedAt ?? 0}`} sessionKey={s.key} goal={s.goal} />
       <PermissionBanner sessionKey={s.key} />
       <StatusBanner s={s} />
-      <div className="tabs" role="tablist" aria-label="Session views">
-        {TABS.map((t) => (
-          <button
-            key={t.id}
-            type="button"
-            role="tab"
-            aria-selected={tab === t.id}
-            className={tab === t.id ? 'tab active' : 'tab'}
-            data-testid={`tab-${t.id}`}
-            // The shortcut is a key, not a count: on hover and in the `?` list, never beside the name.
-            title={`${t.label} (shortcut: press ${t.key})`}
-            aria-keyshortcuts={t.key}
-            onClick={() => setTab(t.id)}
-          >
-            {t.label}
-          </button>
-        ))}
-      </div>
+      <SessionTabs />
       <div className="tab-body" role="tabpanel">
         {tab === 'transcript' && (
           <>

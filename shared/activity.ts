@@ -28,6 +28,23 @@ export function liveActivity(stream: LiveStream, soFar: string): string {
   return lastLine(soFar.slice(0, soFar.lastIndexOf('\n') + 1));
 }
 
+/** An unfinished line longer than this (a paragraph being written) shows up to its last whole word. */
+export const SETTLED_PARAGRAPH_CHARS = 80;
+
+/**
+ * What of streamed text reads well while it still grows: every complete line, and of the line
+ * being written only whole words once it is paragraph-long; never "Step 5/8: working on" or a
+ * half word. `done` (the stream has moved on, e.g. thinking once the answer starts): all of it.
+ */
+export function settledText(soFar: string, done = false): string {
+  if (done) return soFar;
+  const cut = soFar.lastIndexOf('\n') + 1;
+  const rest = soFar.slice(cut);
+  if (rest.length <= SETTLED_PARAGRAPH_CHARS) return soFar.slice(0, cut);
+  const word = rest.search(/\s\S*$/);
+  return soFar.slice(0, word > 0 ? cut + word : cut) + (word > 0 ? ' …' : '');
+}
+
 /** The activity line a transcript message leaves. */
 export function messageActivity(
   m: Pick<TranscriptMessage, 'role' | 'text' | 'toolName' | 'toolCalls'>,

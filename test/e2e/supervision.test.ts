@@ -115,6 +115,14 @@ describe('live output and status', () => {
     await expect
       .poll(() => live.locator('[data-testid="live-text"]').textContent())
       .toMatch(/^Step 1\/4: working/);
+    // While it streams, the block and the row show whole lines only, never "Step 2/4: working on".
+    for (let i = 0; i < 12; i++) {
+      const text = (await live.locator('[data-testid="live-text"]').textContent()) ?? '';
+      for (const line of text.split('\n')) expect(line).toMatch(/^Step \d\/4: working on .* done\.$/);
+      const activity = (await row(page, key).locator('[data-testid="row-activity"]').textContent()) ?? '';
+      expect(activity).toMatch(/done\.$/);
+      await new Promise((r) => setTimeout(r, 150));
+    }
     // Still running: no reply has landed yet.
     expect(await status(key)).toBe('running');
     expect(await page.locator('[data-testid="transcript-message"][data-role="assistant"]').count()).toBe(0);

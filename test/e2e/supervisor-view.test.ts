@@ -74,6 +74,31 @@ describe('fifty sessions at a glance', () => {
     await page.locator('[data-testid="fleet-density"]').selectOption('auto');
   });
 
+  it('shows every fleet control whole, never a cut label', async () => {
+    for (const sort of ['tree', 'activity', 'status', 'name']) {
+      await page.locator('[data-testid="fleet-sort"]').selectOption(sort);
+      const cut = await page.locator('[data-testid="fleet-controls"] select').evaluateAll((els) =>
+        els.flatMap((el) => {
+          const select = el as HTMLSelectElement;
+          const style = getComputedStyle(select);
+          const probe = document.createElement('span');
+          probe.style.font = style.font;
+          probe.style.position = 'absolute';
+          probe.style.whiteSpace = 'pre';
+          probe.textContent = select.selectedOptions[0]?.textContent ?? '';
+          document.body.append(probe);
+          const needed = probe.getBoundingClientRect().width + parseFloat(style.paddingLeft) + 12;
+          probe.remove();
+          return select.clientWidth < needed
+            ? [`${probe.textContent} (${select.clientWidth} < ${needed})`]
+            : [];
+        }),
+      );
+      expect(cut).toEqual([]);
+    }
+    await page.locator('[data-testid="fleet-sort"]').selectOption('tree');
+  });
+
   it('groups by project folder and sorts by name', async () => {
     await page.locator('[data-testid="fleet-group"]').selectOption('folder');
     const headings = page.locator('[data-testid="group-heading"]');

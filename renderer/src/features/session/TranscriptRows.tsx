@@ -2,6 +2,7 @@
 // session's turns read (system lines linked to the changed session) and the running step's
 // output as it streams.
 import type { LiveOutput, NoticeDelivery, TranscriptMessage } from '../../../../shared/ipc';
+import { settledText } from '../../../../shared/activity';
 import { useUi } from '../../stores/ui';
 import { time } from '../../lib/format';
 import { EXPLAIN } from '../../lib/explain';
@@ -154,8 +155,13 @@ export function NoticeLine({ n }: { n: NoticeDelivery }) {
   );
 }
 
-/** The running step as it streams: thinking (when the model gives it), then its text. */
+/**
+ * The running step as it streams: thinking (when the model gives it), then its text, each in
+ * complete lines or whole words only (settledText); thinking is whole once the text has begun.
+ */
 export function LiveStep({ step, sessionKey }: { step: LiveOutput; sessionKey: string }) {
+  const thinking = settledText(step.thinking, step.text.length > 0).trimEnd();
+  const text = settledText(step.text).trimEnd();
   return (
     <article className="msg msg-agent msg-live" data-testid="transcript-live" aria-live="polite">
       <header>
@@ -164,14 +170,14 @@ export function LiveStep({ step, sessionKey }: { step: LiveOutput; sessionKey: s
         </span>
         <span className="muted small live-dot">writing…</span>
       </header>
-      {step.thinking && (
+      {thinking && (
         <div className="thinking small" data-testid="live-thinking">
-          {step.thinking}
+          {thinking}
         </div>
       )}
-      {step.text && (
+      {text && (
         <div className="text" data-testid="live-text">
-          {step.text}
+          {text}
         </div>
       )}
     </article>

@@ -11,6 +11,7 @@ import { createBackupService, type BackupService } from './db/backups';
 import { openDatabase, type Db } from './db/open';
 import { createTransactions } from './db/transactions';
 import { createMcp, type Mcp } from './mcp';
+import { createCredentialRepository } from './mcp/credential-repository';
 import { createCredentialStore } from './mcp/credentials';
 import { resolveShim } from './mcp/shim';
 import { consoleLogger, EventHub } from './events';
@@ -29,6 +30,7 @@ import { createRunLifecycle } from './runtime/run-lifecycle';
 import { createRunners, type RunnerFactory } from './runtime/runner';
 import { createAdoptedRunner, createExternalRunner } from './runtime/upstream';
 import { agentTools } from './runtime/agent-tools';
+import { createAgentRepository } from './runtime/agent-repository';
 import { createAgentsService, createAgentStore } from './runtime/agents';
 import { compactIfNeeded } from './runtime/native/compaction';
 import { createRunControl, type RunControl } from './runtime/control';
@@ -51,6 +53,7 @@ import { createSupervision } from './supervision';
 import type { LiveOutputs } from './runtime/live-output';
 import type { StatusTracker } from './runtime/status';
 import type { NoticeHistoryStore } from './state/notice-history';
+import { createNoticeRepository } from './state/notice-repository';
 import { createSessionStore } from './sessions/store';
 import { createTranscriptStore, type MessageHit } from './sessions/transcripts';
 import { NoticeQueues } from './state/notice-queue';
@@ -191,9 +194,9 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
   const store = createSessionStore(db, now);
   const transcripts = createTranscriptStore(db, now);
   const secrets = createSecrets(options.secrets);
-  const agentStore = createAgentStore(db, now, secrets, logger);
+  const agentStore = createAgentStore(createAgentRepository(db), now, secrets, logger);
   const runs = createRunStore(db);
-  const credentials = createCredentialStore(db, now);
+  const credentials = createCredentialStore(createCredentialRepository(db), now);
   const consent = createConsent({ store: createConsentStore(db), now, emit });
   const permissions = createPermissions({ now, emit });
   const profileStore = createAcpProfiles({
@@ -270,7 +273,7 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     notify: (watcher, text, contextKey) => void notices.enqueue(watcher, { text, contextKey }),
   });
   const supervision = createSupervision({
-    db,
+    notices: createNoticeRepository(db),
     seen: person.seen,
     now,
     events,

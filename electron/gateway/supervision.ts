@@ -1,17 +1,17 @@
 // What the person sees of the fleet (issue 17): live output of running steps, one derived status
 // per session, and the history of notices watchers read and reconciled. Built by createGateway;
 // kept in step with the gateway's own events, so no service needs to know about them.
-import type { Db } from './db/open';
 import type { EventHub } from './events';
 import type { SeenStore } from './person';
 import { createLiveOutputs, type LiveOutputs } from './runtime/live-output';
 import { createStatusTracker, type StatusDeps } from './runtime/status';
 import { createNoticeHistory } from './state/notice-history';
+import type { NoticeRepository } from './state/notice-repository';
 
 export type Supervision = ReturnType<typeof createSupervision>;
 
 export function createSupervision(deps: {
-  db: Db;
+  notices: NoticeRepository;
   seen: SeenStore;
   now: () => number;
   events: EventHub;
@@ -20,7 +20,7 @@ export function createSupervision(deps: {
   const emit = deps.events.emit;
   const live: LiveOutputs = createLiveOutputs(emit);
   const history = createNoticeHistory({
-    db: deps.db,
+    rows: deps.notices,
     now: deps.now,
     emit,
     lastMessageId: deps.lastMessageId,

@@ -1,15 +1,14 @@
 // Inbox dismissals: which inbox items the person has put away. In SQLite (table
 // `ui_inbox_dismissals`, migration 004) when the table exists, otherwise in memory.
-import type Database from 'better-sqlite3';
+import type { Db } from '../db/open';
+import { dismissalRows, DISMISSALS_TABLE, hasTable, MAX_DISMISSALS } from './repository';
+
+export { DISMISSALS_TABLE, MAX_DISMISSALS } from './repository';
 
 export interface DismissalStore {
   has(id: string): boolean;
   add(id: string, at: number): void;
 }
-
-export const DISMISSALS_TABLE = 'ui_inbox_dismissals';
-/** Oldest dismissals beyond this many are forgotten (their items are long gone). */
-export const MAX_DISMISSALS = 10_000;
 
 export function createMemoryDismissalStore(): DismissalStore {
   const ids = new Map<string, number>();
@@ -25,33 +24,16 @@ export function createMemoryDismissalStore(): DismissalStore {
   };
 }
 
-export function hasDismissalsTable(db: Database.Database): boolean {
-  const row = db
-    .prepare(`SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = ?`)
-    .get(DISMISSALS_TABLE);
-  return row !== undefined;
+export function hasDismissalsTable(db: Db): boolean {
+  return hasTable(db, DISMISSALS_TABLE);
 }
 
-export function createSqliteDismissalStore(db: Database.Database): DismissalStore {
-  const hasStmt = db.prepare(`SELECT 1 AS x FROM ${DISMISSALS_TABLE} WHERE item_id = ?`);
-  const addStmt = db.prepare(
-    `INSERT INTO ${DISMISSALS_TABLE} (item_id, dismissed_at) VALUES (?, ?) ON CONFLICT(item_id) DO NOTHING`,
-  );
-  const trimStmt = db.prepare(
-    `DELETE FROM ${DISMISSALS_TABLE} WHERE item_id IN (SELECT item_id FROM ${DISMISSALS_TABLE}
-       ORDER BY dismissed_at DESC LIMIT -1 OFFSET ${MAX_DISMISSALS})`,
-  );
-  const add = db.transaction((id: string, at: number) => {
-    addStmt.run(id, at);
-    trimStmt.run();
-  });
-  return {
-    has: (id) => hasStmt.get(id) !== undefined,
-    add: (id, at) => add(id, at),
-  };
+export function createSqliteDismissalStore(db: Db): DismissalStore {
+  const rows = dismissalRows(db);
+  return { has: rows.has, add: (id, at) => rows.add(id, at) };
 }
 
 /** SQLite when migration 004 has run on `db`, memory otherwise. */
-export function createDismissalStore(db?: Database.Database): DismissalStore {
+export function createDismissalStore(db?: Db): DismissalStore {
   return db && hasDismissalsTable(db) ? createSqliteDismissalStore(db) : createMemoryDismissalStore();
 }

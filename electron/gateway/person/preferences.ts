@@ -1,10 +1,11 @@
 // The person's UI preferences (theme, notifications, Inbox categories) in table `ui_preferences` (migration 006):
 // one JSON value per name. Values read from disk are parsed like any input: a damaged or unknown
 // value falls back to the default instead of failing the page.
-import type Database from 'better-sqlite3';
 import { PREFERENCES_PATCH } from '../../../shared/ipc/schemas';
 import { DEFAULT_PREFERENCES, type Preferences } from '../../../shared/ipc/types';
 import type { ArgsParsed } from '../../../shared/ipc/schemas';
+import type { Db } from '../db/open';
+import { hasTable, preferenceRows } from './repository';
 
 export type PreferencesPatch = ArgsParsed<'prefs:set'>;
 
@@ -56,29 +57,22 @@ export function createMemoryPreferenceStore(): PreferenceStore {
   };
 }
 
-export function createSqlitePreferenceStore(db: Database.Database): PreferenceStore {
-  const all = db.prepare<[], { name: string; value: string }>(`SELECT name, value FROM ui_preferences`);
-  const put = db.prepare(
-    `INSERT INTO ui_preferences (name, value, updated_at) VALUES (?, ?, ?)
-     ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-  );
-  const get = () => merge(DEFAULT_PREFERENCES, fromRows(all.all()));
-  const save = db.transaction((patch: PreferencesPatch, at: number) => {
+export function createSqlitePreferenceStore(db: Db): PreferenceStore {
+  const rows = preferenceRows(db);
+  const get = () => merge(DEFAULT_PREFERENCES, fromRows(rows.all()));
+  const save = (patch: PreferencesPatch, at: number) => {
     const next = merge(get(), patch);
-    if (patch.theme !== undefined) put.run('theme', JSON.stringify(next.theme), at);
-    if (patch.notifications !== undefined) put.run('notifications', JSON.stringify(next.notifications), at);
-    if (patch.inbox !== undefined) put.run('inbox', JSON.stringify(next.inbox), at);
+    if (patch.theme !== undefined) rows.put('theme', JSON.stringify(next.theme), at);
+    if (patch.notifications !== undefined) rows.put('notifications', JSON.stringify(next.notifications), at);
+    if (patch.inbox !== undefined) rows.put('inbox', JSON.stringify(next.inbox), at);
     return next;
-  });
-  // IMMEDIATE: it reads before it writes, and a deferred transaction whose snapshot another
-  // connection has moved past fails at its first write (SQLITE_BUSY) instead of waiting.
-  return { get, set: (patch, at) => save.immediate(patch, at) };
+  };
+  return { get, set: (patch, at) => rows.immediate(() => save(patch, at)) };
 }
 
 /** SQLite when migration 006 has run on `db`, memory otherwise (as the inbox dismissals). */
-export function createPreferenceStore(db?: Database.Database): PreferenceStore {
-  const has =
-    db?.prepare(`SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'ui_preferences'`).get() !==
-    undefined;
-  return db && has ? createSqlitePreferenceStore(db) : createMemoryPreferenceStore();
+export function createPreferenceStore(db?: Db): PreferenceStore {
+  return db && hasTable(db, 'ui_preferences')
+    ? createSqlitePreferenceStore(db)
+    : createMemoryPreferenceStore();
 }

@@ -7,22 +7,12 @@ import {
   normalizeSessionKey,
   parseSessionKey,
 } from '../../../shared/session-keys';
-import type { Db } from '../db/open';
 import type { Transactions } from '../db/transactions';
 import { invalidArgument } from '../errors';
 import { baseUrlProblem, keyDestination } from '../trust/base-url';
 import type { Secrets } from '../trust/secrets';
 import type { AgentConfig, Logger, ProviderId, Sessions } from '../types';
-
-interface AgentDbRow {
-  id: string;
-  name: string;
-  provider: ProviderId;
-  provider_settings: string;
-  system_prompt: string;
-  heartbeat_seconds: number;
-  main_key: string;
-}
+import type { AgentRecord, AgentRepository, AgentRow } from './agent-repository';
 
 const PROVIDERS: readonly ProviderId[] = ['scripted', 'openai', 'anthropic'];
 
@@ -44,7 +34,7 @@ export interface AgentChanges {
   heartbeatSeconds?: number;
 }
 
-function toConfig(r: AgentDbRow, open: (stored: string) => string): AgentConfig {
+function toConfig(r: AgentRow, open: (stored: string) => string): AgentConfig {
   const settings = JSON.parse(r.provider_settings) as Record<string, string>;
   if (settings.apiKey) settings.apiKey = open(settings.apiKey);
   return {
@@ -58,22 +48,51 @@ function toConfig(r: AgentDbRow, open: (stored: string) => string): AgentConfig 
   };
 }
 
+/**
+ * The agent a save writes: the input's fields over the current ones, each checked (the row's
+ * settings are still open here; the store seals the key).
+ */
+function checkedAgent(
+  input: Partial<AgentConfig> & { id: string },
+  current: AgentConfig | undefined,
+): Omit<AgentRecord, 'settings' | 'now'> & { settings: Record<string, string> } {
+  if (!input || typeof input.id !== 'string') throw new Error('agent id is required');
+  const id = input.id.toLowerCase();
+  if (!AGENT_ID_PATTERN.test(id))
+    throw new Error(`agent id must match [a-z0-9][a-z0-9_-]{0,63}: "${input.id}"`);
+  const provider = input.provider ?? current?.provider ?? 'scripted';
+  if (!PROVIDERS.includes(provider)) throw new Error(`unknown model provider "${String(provider)}"`);
+  const heartbeatSeconds = input.heartbeatSeconds ?? current?.heartbeatSeconds ?? 0;
+  if (!Number.isInteger(heartbeatSeconds) || heartbeatSeconds < 0 || heartbeatSeconds > 86_400) {
+    throw new Error('heartbeatSeconds must be an integer between 0 and 86400');
+  }
+  const settings = input.providerSettings ?? current?.providerSettings ?? {};
+  for (const [k, v] of Object.entries(settings)) {
+    if (typeof v !== 'string') throw new Error(`provider setting "${k}" must be a string`);
+  }
+  const problem = settings.baseUrl?.trim() ? baseUrlProblem(settings.baseUrl.trim()) : undefined;
+  if (problem) throw invalidArgument(problem);
+  const mainKey = input.mainKey ? normalizeSessionKey(input.mainKey) : (current?.mainKey ?? mainKeyFor(id));
+  if (parseSessionKey(mainKey).agentId !== id) throw new Error(`mainKey must belong to agent "${id}"`);
+  return {
+    id,
+    name: input.name ?? current?.name ?? id,
+    provider,
+    settings,
+    systemPrompt: input.systemPrompt ?? current?.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+    heartbeatSeconds,
+    mainKey,
+  };
+}
+
 export type AgentStore = ReturnType<typeof createAgentStore>;
 
-export function createAgentStore(db: Db, now: () => number, secrets: Secrets, logger?: Logger) {
-  const s = {
-    list: db.prepare<[], AgentDbRow>(`SELECT * FROM agents ORDER BY id`),
-    get: db.prepare<[string], AgentDbRow>(`SELECT * FROM agents WHERE id = ?`),
-    byMainKey: db.prepare<[string], { id: string }>(`SELECT id FROM agents WHERE main_key = ?`),
-    setSettings: db.prepare(`UPDATE agents SET provider_settings = ? WHERE id = ?`),
-    upsert: db.prepare(
-      `INSERT INTO agents (id, name, provider, provider_settings, system_prompt, heartbeat_seconds, main_key, created_at, updated_at)
-       VALUES (@id, @name, @provider, @settings, @systemPrompt, @heartbeatSeconds, @mainKey, @now, @now)
-       ON CONFLICT (id) DO UPDATE SET name = excluded.name, provider = excluded.provider,
-         provider_settings = excluded.provider_settings, system_prompt = excluded.system_prompt,
-         heartbeat_seconds = excluded.heartbeat_seconds, main_key = excluded.main_key, updated_at = excluded.updated_at`,
-    ),
-  };
+export function createAgentStore(
+  rows: AgentRepository,
+  now: () => number,
+  secrets: Secrets,
+  logger?: Logger,
+) {
   const open = (stored: string): string => {
     try {
       return secrets.open(stored);
@@ -89,57 +108,29 @@ export function createAgentStore(db: Db, now: () => number, secrets: Secrets, lo
   const mainKeys = new Set<string>();
   const refresh = () => {
     mainKeys.clear();
-    for (const a of s.list.all()) mainKeys.add(a.main_key);
+    for (const a of rows.list()) mainKeys.add(a.main_key);
   };
 
   const store = {
-    list: (): AgentConfig[] => s.list.all().map((r) => toConfig(r, open)),
+    list: (): AgentConfig[] => rows.list().map((r) => toConfig(r, open)),
     get: (id: string): AgentConfig | undefined => {
-      const r = s.get.get(id.toLowerCase());
+      const r = rows.get(id.toLowerCase());
       return r ? toConfig(r, open) : undefined;
     },
     isMainKey: (key: string): boolean => mainKeys.has(key),
     save(input: Partial<AgentConfig> & { id: string }): AgentConfig {
-      if (!input || typeof input.id !== 'string') throw new Error('agent id is required');
-      const id = input.id.toLowerCase();
-      if (!AGENT_ID_PATTERN.test(id))
-        throw new Error(`agent id must match [a-z0-9][a-z0-9_-]{0,63}: "${input.id}"`);
-      const current = store.get(id);
-      const provider = input.provider ?? current?.provider ?? 'scripted';
-      if (!PROVIDERS.includes(provider)) throw new Error(`unknown model provider "${String(provider)}"`);
-      const heartbeatSeconds = input.heartbeatSeconds ?? current?.heartbeatSeconds ?? 0;
-      if (!Number.isInteger(heartbeatSeconds) || heartbeatSeconds < 0 || heartbeatSeconds > 86_400) {
-        throw new Error('heartbeatSeconds must be an integer between 0 and 86400');
-      }
-      const settings = input.providerSettings ?? current?.providerSettings ?? {};
-      for (const [k, v] of Object.entries(settings)) {
-        if (typeof v !== 'string') throw new Error(`provider setting "${k}" must be a string`);
-      }
-      const problem = settings.baseUrl?.trim() ? baseUrlProblem(settings.baseUrl.trim()) : undefined;
-      if (problem) throw invalidArgument(problem);
-      const mainKey = input.mainKey
-        ? normalizeSessionKey(input.mainKey)
-        : (current?.mainKey ?? mainKeyFor(id));
-      if (parseSessionKey(mainKey).agentId !== id) throw new Error(`mainKey must belong to agent "${id}"`);
-      s.upsert.run({
-        id,
-        name: input.name ?? current?.name ?? id,
-        provider,
-        settings: sealed(settings),
-        systemPrompt: input.systemPrompt ?? current?.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
-        heartbeatSeconds,
-        mainKey,
-        now: now(),
-      });
+      const id = typeof input?.id === 'string' ? input.id.toLowerCase() : '';
+      const agent = checkedAgent(input, id ? store.get(id) : undefined);
+      rows.upsert({ ...agent, settings: sealed(agent.settings), now: now() });
       refresh();
-      return store.get(id)!;
+      return store.get(agent.id)!;
     },
     /** Seals keys stored before a keyring was available (start-up). */
     resealAll(): void {
-      for (const r of s.list.all()) {
+      for (const r of rows.list()) {
         const settings = JSON.parse(r.provider_settings) as Record<string, string>;
         if (settings.apiKey && secrets.needsSealing(settings.apiKey))
-          s.setSettings.run(sealed({ ...settings, apiKey: open(settings.apiKey) }), r.id);
+          rows.setSettings(r.id, sealed({ ...settings, apiKey: open(settings.apiKey) }));
       }
     },
     ensureDefault(): AgentConfig {

@@ -11,7 +11,7 @@
 // * Inside a transaction the cache is bypassed: what that transaction sees may never commit.
 import type { StateEvent } from '../../../shared/domain';
 import type { Db } from '../db/open';
-import { stateEvent } from './repo';
+import { dataVersionOf, onLogWrites, stateEvent } from './repo';
 
 /** At most this many events are held (about 200 bytes each), across all sessions. */
 export const CACHE_MAX_EVENTS = 20_000;
@@ -47,18 +47,11 @@ export function createLogCache(db: Db) {
   let epoch = 0;
   let quiet = false;
   const fn = `sightline_log_written_${++instances}`;
-  db.function(fn, { deterministic: false }, () => {
+  onLogWrites(db, fn, () => {
     if (!quiet) epoch++;
-    return null;
   });
-  for (const table of ['session_state_events', 'session_state_heads'])
-    for (const op of ['INSERT', 'UPDATE', 'DELETE'])
-      db.exec(
-        `CREATE TEMP TRIGGER IF NOT EXISTS ${fn}_${table}_${op.toLowerCase()} AFTER ${op} ON main.${table}
-         BEGIN SELECT ${fn}(); END`,
-      );
-  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
-  let seenVersion = dataVersion.get();
+  const dataVersion = dataVersionOf(db);
+  let seenVersion = dataVersion();
   let seenEpoch = epoch;
 
   const id = (key: string, agentId: string) => `${agentId}:${key}`; // agent ids never hold ':'
@@ -108,7 +101,7 @@ export function createLogCache(db: Db) {
      */
     usable(): boolean {
       if (db.inTransaction) return false;
-      const v = dataVersion.get();
+      const v = dataVersion();
       if (v !== seenVersion || epoch !== seenEpoch) {
         clear();
         seenVersion = v;

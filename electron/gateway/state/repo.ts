@@ -98,10 +98,8 @@ export function toStateEventRow(row: EventDbRow): StateEventRow {
   return { ...toStateEvent(row), sessionKey: row.session_key, agentId: row.agent_id };
 }
 
-export type StateRepo = ReturnType<typeof createStateRepo>;
-
-export function createStateRepo(db: Db) {
-  const s = {
+function eventStatements(db: Db) {
+  return {
     insertEvent: db.prepare<unknown[]>(
       `INSERT INTO session_state_events (session_key, agent_id, kind, actor_type, actor_id, run_id, occurred_at, summary, payload, dedupe_key)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -136,6 +134,13 @@ export function createStateRepo(db: Db) {
       `INSERT INTO session_state_heads (session_key, agent_id, last_sequence) VALUES (?, ?, ?)
        ON CONFLICT (session_key, agent_id) DO UPDATE SET last_sequence = max(last_sequence, excluded.last_sequence)`,
     ),
+    deleteEvents: db.prepare(`DELETE FROM session_state_events WHERE session_key = ? AND agent_id = ?`),
+    deleteHead: db.prepare(`DELETE FROM session_state_heads WHERE session_key = ? AND agent_id = ?`),
+  };
+}
+
+function cursorStatements(db: Db) {
+  return {
     cursor: db.prepare<[string, string], CursorDbRow>(
       `SELECT * FROM session_watch_cursors WHERE watcher_key = ? AND target_key = ?`,
     ),
@@ -192,11 +197,13 @@ export function createStateRepo(db: Db) {
       )
       .raw(),
     deleteHeldBy: db.prepare(`DELETE FROM session_watch_cursors WHERE watcher_key = ?`),
-    deleteEvents: db.prepare(`DELETE FROM session_state_events WHERE session_key = ? AND agent_id = ?`),
-    deleteHead: db.prepare(`DELETE FROM session_state_heads WHERE session_key = ? AND agent_id = ?`),
     deleteOnTarget: db.prepare(`DELETE FROM session_watch_cursors WHERE target_key = ?`),
   };
+}
 
+/** The signal log and its heads. */
+function eventLog(db: Db) {
+  const s = eventStatements(db);
   return {
     insertEvent(e: Omit<NormalisedRecord, 'bare' | 'watchers'>): number {
       const { lastInsertRowid } = s.insertEvent.run(
@@ -222,6 +229,18 @@ export function createStateRepo(db: Db) {
     head: (key: string, agentId: string) => s.head.get(key, agentId),
     allHeads: () => s.allHeads.all() as unknown as [string, string, number][],
     upsertHead: (key: string, agentId: string, seq: number) => void s.upsertHead.run(key, agentId, seq),
+    /** A deleted session's log and head (its sequences are never reused: AUTOINCREMENT). */
+    deleteSessionLog(key: string, agentId: string): void {
+      s.deleteEvents.run(key, agentId);
+      s.deleteHead.run(key, agentId);
+    },
+  };
+}
+
+/** The watch cursors: who has seen how far of whom. */
+function watchCursors(db: Db) {
+  const s = cursorStatements(db);
+  return {
     cursor: (watcher: string, target: string) => s.cursor.get(watcher, target),
     cursorsOnTarget: (target: string) => s.cursorsOnTarget.all(target),
     cursorsHeldBy: (watcher: string) => s.cursorsHeldBy.all(watcher),
@@ -257,10 +276,55 @@ export function createStateRepo(db: Db) {
     pendingCursors: () => s.pendingCursors.all() as unknown as [string, string, number, number, number][],
     deleteHeldBy: (watcher: string) => s.deleteHeldBy.run(watcher).changes,
     deleteOnTarget: (target: string) => s.deleteOnTarget.run(target).changes,
-    /** A deleted session's log and head (its sequences are never reused: AUTOINCREMENT). */
-    deleteSessionLog(key: string, agentId: string): void {
-      s.deleteEvents.run(key, agentId);
-      s.deleteHead.run(key, agentId);
-    },
+  };
+}
+
+export type StateRepo = ReturnType<typeof createStateRepo>;
+
+export function createStateRepo(db: Db) {
+  return { ...eventLog(db), ...watchCursors(db) };
+}
+
+/** PRAGMA data_version of this connection: it moves when another connection commits. */
+export function dataVersionOf(db: Db): () => number {
+  const read = db.prepare<[], number>('PRAGMA data_version').pluck();
+  return () => read.get()!;
+}
+
+/**
+ * Calls `written` after every write to the log or the heads made on this connection, through
+ * temporary triggers calling a function named `fn` (unique per connection and cache).
+ */
+export function onLogWrites(db: Db, fn: string, written: () => void): void {
+  db.function(fn, { deterministic: false }, () => {
+    written();
+    return null;
+  });
+  for (const table of ['session_state_events', 'session_state_heads'])
+    for (const op of ['INSERT', 'UPDATE', 'DELETE'])
+      db.exec(
+        `CREATE TEMP TRIGGER IF NOT EXISTS ${fn}_${table}_${op.toLowerCase()} AFTER ${op} ON main.${table}
+         BEGIN SELECT ${fn}(); END`,
+      );
+}
+
+/** What another gateway on the same database committed: the reads of state/shared-db.ts. */
+export function sharedLogReads(db: Db, kinds: readonly string[]) {
+  const s = {
+    maxSeq: db.prepare<[], { m: number | null }>(`SELECT max(sequence) AS m FROM session_state_events`),
+    targets: db.prepare<unknown[], { session_key: string }>(
+      `SELECT DISTINCT session_key FROM session_state_events NOT INDEXED
+       WHERE sequence > ? AND sequence <= ? AND kind IN (${kinds.map(() => '?').join(', ')})`,
+    ),
+    pendingOn: db.prepare<[string], { watcher_key: string; last_seen: number }>(
+      `SELECT watcher_key, last_seen FROM session_watch_cursors WHERE target_key = ? AND material > last_seen`,
+    ),
+  };
+  return {
+    maxSequence: (): number => s.maxSeq.get()?.m ?? 0,
+    /** Sessions with a notify-eligible event in (after, upTo]. */
+    targetsBetween: (after: number, upTo: number): string[] =>
+      s.targets.all(after, upTo, ...kinds).map((r) => r.session_key),
+    pendingOn: (target: string) => s.pendingOn.all(target),
   };
 }

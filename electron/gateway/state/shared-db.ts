@@ -6,6 +6,7 @@
 // a re-delivery of something already queued is dropped by the queue's dedupe.
 import { NOTIFY_KINDS } from '../../../shared/domain';
 import type { Db } from '../db/open';
+import { dataVersionOf, sharedLogReads } from './repo';
 
 export interface PendingNoticeRef {
   watcher: string;
@@ -18,35 +19,26 @@ export function createSharedDbPoller(
   deliver: (notices: PendingNoticeRef[]) => void,
   runsHere: (watcher: string) => boolean,
 ) {
-  const kinds = [...NOTIFY_KINDS];
-  const s = {
-    maxSeq: db.prepare<[], { m: number | null }>(`SELECT max(sequence) AS m FROM session_state_events`),
-    targets: db.prepare<unknown[], { session_key: string }>(
-      `SELECT DISTINCT session_key FROM session_state_events NOT INDEXED
-       WHERE sequence > ? AND sequence <= ? AND kind IN (${kinds.map(() => '?').join(', ')})`,
-    ),
-    pendingOn: db.prepare<[string], { watcher_key: string; last_seen: number }>(
-      `SELECT watcher_key, last_seen FROM session_watch_cursors WHERE target_key = ? AND material > last_seen`,
-    ),
-  };
-  let dataVersion = db.pragma('data_version', { simple: true }) as number;
-  let lastSeq = s.maxSeq.get()?.m ?? 0;
+  const reads = sharedLogReads(db, [...NOTIFY_KINDS]);
+  const dataVersionNow = dataVersionOf(db);
+  let dataVersion = dataVersionNow();
+  let lastSeq = reads.maxSequence();
 
   return {
     /** Delivers what other connections committed since the last poll; returns the notices found. */
     poll(): number {
-      const v = db.pragma('data_version', { simple: true }) as number;
+      const v = dataVersionNow();
       if (v === dataVersion) return 0;
       dataVersion = v;
       // The high-water mark is read first and the scan stops at it: an event another gateway
       // commits during the scan (writers commit in sequence order) is left for the next poll
       // instead of being passed over by a mark read after it.
-      const top = s.maxSeq.get()?.m ?? 0;
+      const top = reads.maxSequence();
       const notices: PendingNoticeRef[] = [];
-      for (const t of s.targets.all(lastSeq, top, ...kinds)) {
-        for (const c of s.pendingOn.all(t.session_key)) {
+      for (const target of reads.targetsBetween(lastSeq, top)) {
+        for (const c of reads.pendingOn(target)) {
           if (!runsHere(c.watcher_key)) continue;
-          notices.push({ watcher: c.watcher_key, target: t.session_key, changesSince: c.last_seen });
+          notices.push({ watcher: c.watcher_key, target, changesSince: c.last_seen });
         }
       }
       lastSeq = Math.max(lastSeq, top);

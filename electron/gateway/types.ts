@@ -29,6 +29,8 @@ export type {
   AcpProfile,
   ConsentKind,
   ConsentRequestView,
+  ContextUse,
+  Cost,
   CursorRow,
   FileDiff,
   Goal,

@@ -16,14 +16,31 @@ export type GoalStatus = (typeof GOAL_STATUSES)[number];
 
 export type MessageRole = 'user' | 'assistant' | 'system' | 'tool';
 
+/** Money as an agent reported it (ACP `usage_update` cost): an amount in an ISO 4217 currency. */
+export interface Cost {
+  amount: number;
+  currency: string;
+}
+
+/** An agent's context window as it last reported it: tokens in context, of the window's size. */
+export interface ContextUse {
+  used: number;
+  size: number;
+}
+
 export interface RunInfo {
   runId: string;
   sessionKey: string;
   status: RunStatus;
   startedAt: number;
   endedAt?: number;
+  /** As the model or the agent reported them; 0 when it reported none. */
   inputTokens: number;
   outputTokens: number;
+  /** What the run cost, as the agent reported it (absent: it reported no cost). */
+  cost?: Cost;
+  /** The agent's context window at the run's end, as it last reported it. */
+  context?: ContextUse;
   outcome?: 'error' | 'timeout' | 'cancelled';
   error?: string;
 }
@@ -136,6 +153,10 @@ export interface SessionView extends SessionInfo {
   goal: Goal | null;
   /** Token usage summed over all of the session's runs. */
   tokens: { input: number; output: number };
+  /** Cost summed over the session's runs, one entry per currency; absent when no agent reported one. */
+  costs?: Cost[];
+  /** The context window of the session's latest run that reported one. */
+  context?: ContextUse;
   /** What the session needs from the person (derived in the gateway). */
   status: SessionStatusView;
   /** The last line of the session's activity (live output, a tool call, the last reply). */

@@ -4,6 +4,13 @@ import { startAnthropicStandIn } from '../helpers/standin';
 import type { ToolSpec } from '../tools/install';
 import type { AgentUnderTest } from './harness';
 
+/**
+ * claude-agent-acp answers each prompt with the turn's tokens and reports its context window and
+ * the session's cumulative cost (Claude Code's own price of the tokens) in usage_update;
+ * claude-code-acp 0.16.2 reports nothing.
+ */
+const CLAUDE_AGENT_REPORTS: AgentUnderTest['reports'] = { tokens: 'turn', cost: true, contextSize: 200_000 };
+
 export function claudeCode(spec: ToolSpec<string>, bin: () => string): AgentUnderTest {
   return {
     id: spec.id,
@@ -23,5 +30,6 @@ export function claudeCode(spec: ToolSpec<string>, bin: () => string): AgentUnde
     }),
     asks: true,
     client: 'claude-code',
+    reports: spec.id === 'claude-agent-acp' ? CLAUDE_AGENT_REPORTS : { tokens: 'none', cost: false },
   };
 }

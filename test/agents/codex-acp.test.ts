@@ -41,4 +41,6 @@ wholeTurnSuite({
   },
   asks: true,
   client: /codex/,
+  // codex-acp 0.16.0 reports its context window only (no tokens in its answer, no cost).
+  reports: { tokens: 'none', cost: false, contextSize: 258_400 },
 });

@@ -30,6 +30,8 @@ const gemini = (trust: boolean): AgentUnderTest => ({
   }),
   asks: true,
   client: 'gemini-cli-mcp-client',
+  // Gemini CLI answers with the turn's tokens in `_meta.quota.token_count`; no cost, no context.
+  reports: { tokens: 'turn', cost: false },
 });
 
 wholeTurnSuite(gemini(true));

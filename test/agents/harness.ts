@@ -40,7 +40,16 @@ export interface AgentUnderTest {
   answersLateAfterCancel?: string;
   /** The MCP client name the agent's MCP client reports. */
   client: string | RegExp;
+  /**
+   * What the agent reports about a turn (README "Tokens and cost"): its tokens summed over the
+   * turn's model calls (`turn`), of its last call only (`last`), or none; whether it reports a
+   * cost; the context window size it reports, if it does.
+   */
+  reports: { tokens: 'turn' | 'last' | 'none'; cost: boolean; contextSize?: number };
 }
+
+/** Every stand-in answers each model call with these token counts. */
+export const STANDIN_TOKENS = { input: 12, output: 8 };
 
 /** pids of live processes whose environment holds `TREE=<tag>` (any tag starting with it). */
 export function treeOf(tag: string): number[] {
@@ -179,6 +188,7 @@ export async function expectCheckTurn(h: Harness, agent: AgentUnderTest, key: st
   expect([new Set(rows).size, rows.at(-1)]).toEqual([rows.length, 'completed']);
   expect(result?.text).toContain(MAIN);
   expect(h.lastReply(key)).toBe(`Coordinator checked: ${MAIN} is there`);
+  expectReported(h, agent, key, h.model.turns.length - turnsBefore);
   const [credential] = gw.mcp.list(key);
   expect(gw.mcp.list(key)).toHaveLength(1);
   expect(credential).toMatchObject({ sessionKey: key, kind: 'acp', client: agent.client });
@@ -228,6 +238,30 @@ export async function expectStepInAndWatch(h: Harness, key: string) {
   expect(h.lastReply(key)).toBe('Heard it.');
   expect(gw.notices.peek(key)).toEqual([]);
   h.asked.length = 0;
+}
+
+/**
+ * The first run's tokens, cost and context are what the agent reported of the stand-in's counts
+ * (`calls` model calls), and the session shows them; an agent that reports nothing shows nothing.
+ */
+function expectReported(h: Harness, agent: AgentUnderTest, key: string, calls: number) {
+  const { gw } = h.t;
+  const [run] = gw.runs.list(key);
+  const per = { turn: calls, last: 1, none: 0 }[agent.reports.tokens];
+  expect([run?.inputTokens, run?.outputTokens]).toEqual([
+    STANDIN_TOKENS.input * per,
+    STANDIN_TOKENS.output * per,
+  ]);
+  if (agent.reports.cost) {
+    expect(run?.cost).toEqual({ amount: expect.any(Number), currency: 'USD' });
+    expect(run!.cost!.amount).toBeGreaterThan(0);
+    expect(gw.runtime.usage(key).costs).toEqual([run!.cost]);
+  } else {
+    expect(run?.cost).toBeUndefined();
+    expect(gw.runtime.usage(key).costs).toEqual([]);
+  }
+  expect(run?.context?.size).toBe(agent.reports.contextSize);
+  if (run?.context) expect(run.context.used).toBeGreaterThan(0);
 }
 
 export const folderOf = (file: string) => path.dirname(file);

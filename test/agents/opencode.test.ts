@@ -55,4 +55,7 @@ wholeTurnSuite({
   },
   asks: false, // OpenCode's default permissions allow MCP tools
   client: /opencode/,
+  // OpenCode answers with the tokens of the turn's last model call; its usage_update (cost,
+  // context) needs a model with a known context limit, which the stand-in's is not.
+  reports: { tokens: 'last', cost: false },
 });

@@ -429,6 +429,13 @@ const CHECKS: Record<number, (db: Db) => void> = {
     throwsOn(db, `INSERT INTO worktrees VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, ...row);
     expect(one(db, `SELECT state FROM worktrees`)).toEqual({ state: 'creating' });
   },
+  20: (db) => {
+    // Runs from before report no cost and no context: shown as nothing, not as zero.
+    const costs = db.prepare(`SELECT cost_amount, cost_currency, context_used, context_size FROM runs`).all();
+    expect(costs.length).toBeGreaterThan(0);
+    for (const c of costs)
+      expect(c).toEqual({ cost_amount: null, cost_currency: null, context_used: null, context_size: null });
+  },
 };
 
 describe('every migration on a database with data', () => {

@@ -102,6 +102,22 @@ describe('New session → Claude Code (real adapter, stand-in model)', () => {
     await screenshot(page, 'claude-code-tool-result');
 
     expect(app.gateway.runs.list(key).map((r) => r.error ?? r.status)).toEqual(['idle']);
+    // What Claude Code reported of the turn (two model calls of 12 in / 8 out each at the
+    // stand-in, priced by Claude Code itself) in the header and the fleet row (issue 28.6).
+    const [run] = app.gateway.runs.list(key);
+    expect([run!.inputTokens, run!.outputTokens, run!.cost?.currency]).toEqual([24, 16, 'USD']);
+    const usage = page.locator(`${sel.pane(key)} [data-testid="token-usage"]`);
+    await usage.waitFor();
+    const shown = /^24 in · 16 out · \$(0\.\d+)$/.exec((await usage.textContent()) ?? '');
+    expect(Number(shown?.[1])).toBeCloseTo(run!.cost!.amount, 9);
+    expect(await page.locator(`${sel.pane(key)} [data-testid="context-usage"]`).textContent()).toMatch(
+      /^context \d+ of 200\.0k$/,
+    );
+    const row = page.locator(
+      `[data-testid="session-row"][data-session-key="${key}"] [data-testid="row-usage"]`,
+    );
+    expect(await row.textContent()).toBe(`$${shown?.[1]}`);
+    await screenshot(page, 'claude-code-usage');
     expect(model.turns[0]!.tools.some((n) => n.endsWith('session_status'))).toBe(true);
     // What the tool answered reached the model (its answer says yes only when it saw the coordinator).
     expect(model.turns[1]!.toolResults.at(-1)).toContain(MAIN);

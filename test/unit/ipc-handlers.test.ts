@@ -186,6 +186,7 @@ function fakeGateway() {
         input: (runs[k] ?? []).reduce((n, r) => n + r.inputTokens, 0),
         output: (runs[k] ?? []).reduce((n, r) => n + r.outputTokens, 0),
       }),
+      usage: () => ({ costs: [] }),
       overview(keys) {
         const r = this as GatewayApi['runtime'];
         return new Map(

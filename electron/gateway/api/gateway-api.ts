@@ -38,7 +38,13 @@ import type { McpCredentialInfo } from '../mcp';
 import type { AskPerson, ConsentQuestion } from '../trust/consent';
 import type { RunOverview } from '../runtime/control';
 import type { MessageHit } from '../sessions/transcripts';
-import type { LiveOutput, NoticeDelivery, SessionStatusView } from '../../../shared/ipc/types';
+import type {
+  ContextUse,
+  Cost,
+  LiveOutput,
+  NoticeDelivery,
+  SessionStatusView,
+} from '../../../shared/ipc/types';
 import type { Gateway } from '../index';
 
 export type Actor = { type: 'human' | 'agent'; id?: string };
@@ -148,6 +154,8 @@ export interface GatewayApi {
     sessionStatus(sessionKey: string): RunStatus;
     /** Totals over all of the session's runs. */
     tokens(sessionKey: string): { input: number; output: number };
+    /** Costs per currency and the latest context window, as the session's agents reported them. */
+    usage(sessionKey: string): { costs: Cost[]; context?: ContextUse };
     /** status, sessionStatus and tokens of many sessions at once. */
     overview(sessionKeys: string[]): Map<string, RunOverview>;
     cancel(sessionKey: string): boolean;

@@ -2,7 +2,7 @@
 // heartbeat turn by hand. `gateway.runtime` (an addition to the contract).
 import { normalizeSessionKey } from '../../../shared/session-keys';
 import type { SessionStore } from '../sessions/store';
-import type { RunInfo, RunStatus } from '../types';
+import type { ContextUse, Cost, RunInfo, RunStatus } from '../types';
 import type { Goals } from './goals';
 import type { Runners } from './runner';
 import type { RunStore } from './runs';
@@ -24,6 +24,10 @@ export interface RunOverview {
   run: RunInfo | undefined;
   status: RunStatus;
   tokens: { input: number; output: number };
+  /** Reported costs per currency (absent: none reported). */
+  costs?: Cost[];
+  /** The latest context window reported (the single-session view reads it; the fleet does not). */
+  context?: ContextUse;
 }
 
 export function createRunControl(deps: RunControlDeps) {
@@ -72,16 +76,21 @@ export function createRunControl(deps: RunControlDeps) {
     /** One heartbeat turn now (what a wake or the timer does); resolves when it is done. */
     heartbeat: (sessionKey: string) => engine.enqueue(normalizeSessionKey(sessionKey), { kind: 'heartbeat' }),
     tokens: (sessionKey: string) => runs.totals(normalizeSessionKey(sessionKey)),
+    /** Costs per currency and the latest context window, as the session's agents reported them. */
+    usage: (sessionKey: string) => runs.usage(normalizeSessionKey(sessionKey)),
     /** status, sessionStatus and tokens of many sessions with one query (the fleet snapshot). */
     overview(sessionKeys: string[]): Map<string, RunOverview> {
       const persisted = runs.summaries();
+      const costs = runs.allCosts();
       const out = new Map<string, RunOverview>();
       for (const key of sessionKeys) {
         const p = persisted.get(key);
+        const c = costs.get(key);
         out.set(key, {
           run: runners.status(key).run ?? p?.latest,
           status: statusOf(key, () => p?.latest),
           tokens: p ? { input: p.input, output: p.output } : { input: 0, output: 0 },
+          ...(c ? { costs: c } : {}),
         });
       }
       return out;

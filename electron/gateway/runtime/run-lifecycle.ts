@@ -3,18 +3,26 @@
 // its signal log and announced to its parent. The turn's start drains the session's notices the
 // same way for every runner, so the acknowledge and reopen rules are the state core's, once.
 import { randomUUID } from 'node:crypto';
-import type { GatewayEvent, NoticeQueue, RunInfo, RunStatus } from '../types';
+import type { ContextUse, Cost, GatewayEvent, NoticeQueue, RunInfo, RunStatus } from '../types';
 import type { SpawnInfo } from './child-outcome';
 import type { RunStore } from './runs';
 
+/** What a run's agent reported about it; each part only when it did (issue 28.6). */
+export interface RunUsage {
+  tokens?: { input: number; output: number };
+  cost?: Cost;
+  context?: ContextUse;
+}
+
 /** How a run ended: `idle` (completed), or failed / cancelled with an outcome and reason. */
-export type RunEnd =
+export type RunEnd = (
   | { status: 'idle' }
   | {
       status: Extract<RunStatus, 'failed' | 'cancelled'>;
       outcome: NonNullable<RunInfo['outcome']>;
       error?: string;
-    };
+    }
+) & { usage?: RunUsage };
 
 /** A write of the runner's (native turns fence theirs with the session's ownership epoch). */
 export type Write = <T>(fn: () => T) => T;
@@ -66,6 +74,13 @@ export function createRunLifecycle(deps: RunLifecycleDeps) {
         if (how.error !== undefined) run.error = how.error;
       }
       run.endedAt = deps.now();
+      const { tokens, cost, context } = how.usage ?? {};
+      if (tokens) {
+        run.inputTokens += tokens.input;
+        run.outputTokens += tokens.output;
+      }
+      if (cost) run.cost = cost;
+      if (context) run.context = context;
       write(() => deps.runs.save(run));
       push(run);
       if (spawn) deps.announce(run.sessionKey, run, spawn, text);

@@ -1,6 +1,6 @@
 // Runs: one per turn, with a status the UI shows and token totals.
 import type { Db } from '../db/open';
-import type { RunInfo, RunStatus } from '../types';
+import type { Cost, ContextUse, RunInfo, RunStatus } from '../types';
 
 interface RunDbRow {
   run_id: string;
@@ -12,6 +12,10 @@ interface RunDbRow {
   ended_at: number | null;
   input_tokens: number;
   output_tokens: number;
+  cost_amount: number | null;
+  cost_currency: string | null;
+  context_used: number | null;
+  context_size: number | null;
 }
 
 function toRun(r: RunDbRow): RunInfo {
@@ -26,14 +30,21 @@ function toRun(r: RunDbRow): RunInfo {
   if (r.ended_at !== null) run.endedAt = r.ended_at;
   if (r.outcome !== null) run.outcome = r.outcome;
   if (r.error !== null) run.error = r.error;
+  if (r.cost_amount !== null && r.cost_currency !== null)
+    run.cost = { amount: r.cost_amount, currency: r.cost_currency };
+  if (r.context_used !== null && r.context_size !== null)
+    run.context = { used: r.context_used, size: r.context_size };
   return run;
 }
 
-function statements(db: Db) {
-  return {
+export type RunStore = ReturnType<typeof createRunStore>;
+
+export function createRunStore(db: Db) {
+  const s = {
     insert: db.prepare(`INSERT INTO runs (run_id, session_key, status, started_at) VALUES (?, ?, ?, ?)`),
     update: db.prepare(
-      `UPDATE runs SET status = ?, outcome = ?, error = ?, ended_at = ?, input_tokens = ?, output_tokens = ? WHERE run_id = ?`,
+      `UPDATE runs SET status = ?, outcome = ?, error = ?, ended_at = ?, input_tokens = ?, output_tokens = ?,
+         cost_amount = ?, cost_currency = ?, context_used = ?, context_size = ? WHERE run_id = ?`,
     ),
     get: db.prepare<[string], RunDbRow>(`SELECT * FROM runs WHERE run_id = ?`),
     latest: db.prepare<[string], RunDbRow>(
@@ -60,18 +71,25 @@ function statements(db: Db) {
       `UPDATE runs SET status = 'failed', outcome = 'error', error = 'interrupted by a restart', ended_at = ?
        WHERE status IN ('queued', 'running')`,
     ),
+    // Reported costs per session and currency (sums only within one currency).
+    costs: db.prepare<[string], { amount: number; currency: string }>(
+      `SELECT sum(cost_amount) AS amount, cost_currency AS currency FROM runs
+       WHERE session_key = ? AND cost_amount IS NOT NULL GROUP BY cost_currency ORDER BY cost_currency`,
+    ),
+    allCosts: db.prepare<[], { key: string; amount: number; currency: string }>(
+      `SELECT session_key AS key, sum(cost_amount) AS amount, cost_currency AS currency FROM runs
+       WHERE cost_amount IS NOT NULL GROUP BY session_key, cost_currency ORDER BY session_key, cost_currency`,
+    ),
+    context: db.prepare<[string], { used: number; size: number }>(
+      `SELECT context_used AS used, context_size AS size FROM runs WHERE session_key = ? AND context_used IS NOT NULL
+       ORDER BY started_at DESC, rowid DESC LIMIT 1`,
+    ),
     count: db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM runs WHERE session_key = ?`),
     interruptedOf: db.prepare(
       `UPDATE runs SET status = 'failed', outcome = 'error', error = 'interrupted by a restart', ended_at = ?
        WHERE status IN ('queued', 'running') AND session_key IN (SELECT value FROM json_each(?))`,
     ),
   };
-}
-
-export type RunStore = ReturnType<typeof createRunStore>;
-
-export function createRunStore(db: Db) {
-  const s = statements(db);
   return {
     start(runId: string, sessionKey: string, status: RunStatus, at: number): RunInfo {
       s.insert.run(runId, sessionKey, status, at);
@@ -85,6 +103,10 @@ export function createRunStore(db: Db) {
         run.endedAt ?? null,
         run.inputTokens,
         run.outputTokens,
+        run.cost?.amount ?? null,
+        run.cost?.currency ?? null,
+        run.context?.used ?? null,
+        run.context?.size ?? null,
         run.runId,
       );
     },
@@ -100,6 +122,21 @@ export function createRunStore(db: Db) {
     /** Every run of the session, oldest first (`runs.list` of the contract). */
     history: (sessionKey: string) => s.history.all(sessionKey).map(toRun),
     totals: (sessionKey: string) => s.totals.get(sessionKey)!,
+    /** What the session's agents reported beyond tokens: costs per currency, the latest context. */
+    usage(sessionKey: string): { costs: Cost[]; context?: ContextUse } {
+      const context = s.context.get(sessionKey);
+      return { costs: s.costs.all(sessionKey), ...(context ? { context } : {}) };
+    },
+    /** Reported costs of every session, per currency (the fleet snapshot). */
+    allCosts(): Map<string, Cost[]> {
+      const out = new Map<string, Cost[]>();
+      for (const { key, amount, currency } of s.allCosts.all()) {
+        const list = out.get(key) ?? [];
+        list.push({ amount, currency });
+        out.set(key, list);
+      }
+      return out;
+    },
     count: (sessionKey: string) => s.count.get(sessionKey)!.n,
     /** Latest run and token totals of every session that ran (the fleet snapshot). */
     summaries(): Map<string, { latest: RunInfo; input: number; output: number }> {

@@ -1,4 +1,4 @@
-import type { SessionView } from '../../../shared/ipc';
+import type { Cost, SessionView } from '../../../shared/ipc';
 import { visible } from '../../../shared/visible';
 
 export { visible };
@@ -48,6 +48,22 @@ export function sessionTitle(s: Pick<SessionView, 'key' | 'label'>): string {
 
 export function tokens(n: number): string {
   return n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+}
+
+/**
+ * Money as the agent reported it: dollars with their sign, other currencies by code; as many
+ * digits as a small amount needs (an agent turn often costs a fraction of a cent).
+ */
+export function money(c: Cost): string {
+  const digits =
+    c.amount >= 1 ? 2 : c.amount >= 0.01 ? 3 : c.amount > 0 ? 2 - Math.floor(Math.log10(c.amount)) : 2;
+  const n = c.amount.toFixed(Math.min(digits, 9));
+  return c.currency === 'USD' ? `$${n}` : `${n} ${c.currency}`;
+}
+
+/** Costs in several currencies, side by side (never summed across currencies). */
+export function moneyList(costs: readonly Cost[]): string {
+  return costs.map(money).join(' + ');
 }
 
 export function bytes(n: number): string {

@@ -19,6 +19,7 @@ import { migration016 } from './016-supervision';
 import { migration017 } from './017-reach';
 import { migration018 } from './018-node-host-key';
 import { migration019 } from './019-worktrees';
+import { migration020 } from './020-run-usage';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration017,
   migration018,
   migration019,
+  migration020,
 ];

@@ -21,6 +21,7 @@ import { TerminalManager } from './terminals';
 import { Turn, type PromptJob } from './turn';
 import type { AcpChildOptions, AcpLogger, AcpPermissionDecision, AcpRunResult } from './types';
 import { UpdateMapper } from './updates';
+import { parseUsageUpdate, UsageMeter } from './usage';
 
 export class AcpStartError extends Error {
   constructor(
@@ -64,6 +65,8 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
   private tree = new Set<number>();
   /** Progress and fatal stderr lines until session/new is answered. */
   private readonly startWatch: StartWatch;
+  /** What the agent reports about its turns: tokens, cost, context (usage.ts). */
+  private readonly meter = new UsageMeter();
 
   private constructor(
     private readonly opts: AcpChildOptions,
@@ -189,6 +192,12 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
     this.opts.onUpdate(update);
   }
 
+  onUsage(update: unknown): void {
+    const report = parseUsageUpdate(update);
+    if (report) this.meter.seen(report);
+    else this.logger.warn('ACP usage_update with numbers that do not parse; ignored');
+  }
+
   onPermission(request: Parameters<AcpChildOptions['onPermission']>[0]): Promise<AcpPermissionDecision> {
     return this.opts.onPermission(request);
   }
@@ -216,7 +225,15 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
       return;
     }
     this.mapper.forgetToolCalls(); // titles are kept per turn only, so a long session does not grow
-    const turn = new Turn(job, this.opts.cancelGraceMs ?? 5_000, (reason) => this.fail(reason));
+    let answer: unknown; // the agent's answer to session/prompt, for the tokens it reports
+    const metered = {
+      ...job,
+      resolve: (r: AcpRunResult) => {
+        const usage = this.meter.endTurn(answer);
+        job.resolve(Object.keys(usage).length ? { ...r, usage } : r);
+      },
+    };
+    const turn = new Turn(metered, this.opts.cancelGraceMs ?? 5_000, (reason) => this.fail(reason));
     this.turn = turn;
     void turn.done.then(() => {
       this.turn = undefined;
@@ -224,7 +241,10 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
     });
     const prompt: ContentBlock[] = job.blocks.map((text) => ({ type: 'text', text }));
     this.conn.agent.request(methods.agent.session.prompt, { sessionId: this.sessionId, prompt }).then(
-      (res) => turn.stopped(res.stopReason),
+      (res) => {
+        answer = res;
+        turn.stopped(res.stopReason);
+      },
       async (err: unknown) => turn.errored(await this.describeError(err), err instanceof RequestError),
     );
   }

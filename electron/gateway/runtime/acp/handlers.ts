@@ -13,6 +13,8 @@ export interface HandlerHost {
   readonly terminals: TerminalManager;
   readonly logger: AcpLogger;
   onUpdate(update: AcpUpdate): void;
+  /** A `usage_update` (context window, cumulative cost), still to be parsed. */
+  onUsage(update: unknown): void;
   onPermission(request: AcpPermissionRequest): Promise<AcpPermissionDecision>;
   /**
    * Resolves with 'cancelled' when the running prompt is cancelled or ends, so a question the
@@ -57,6 +59,7 @@ export function buildClientApp(host: HandlerHost): ClientApp {
   return client({ name: 'sightline' })
     .onNotification(methods.client.session.update, ({ params }) => {
       if (params.sessionId !== host.sessionId) return;
+      if (params.update.sessionUpdate === 'usage_update') return host.onUsage(params.update);
       const update = host.mapper.map(params.update);
       if (!update) return;
       try {

@@ -265,14 +265,16 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       const reply = flush(key, l);
       // A crashed, timed-out or garbled agent is gone; the next prompt starts a fresh one.
       if (result.outcome !== 'completed' && result.outcome !== 'cancelled') dropChild(key, l);
+      const usage = result.usage ? { usage: result.usage } : {};
       lifecycle.end(
         run,
         result.outcome === 'completed'
-          ? { status: 'idle' }
+          ? { status: 'idle', ...usage }
           : {
               status: result.outcome === 'cancelled' ? 'cancelled' : 'failed',
               outcome: result.outcome,
               error: result.reason ?? result.stopReason ?? result.outcome,
+              ...usage,
             },
         spawn,
         reply,

@@ -3,6 +3,7 @@ import type { AcpProfile } from '../../../../shared/ipc/types';
 import type { CommandLine } from '../../trust/consent';
 import type { StartProgress } from './start-watch';
 import type { TerminalHooks } from './terminals';
+import type { TurnUsage } from './usage';
 
 export type AcpToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed';
 
@@ -53,7 +54,13 @@ export type AcpPermissionDecision = { outcome: 'selected'; optionId: string } | 
 
 export type AcpRunOutcome = 'completed' | 'error' | 'timeout' | 'cancelled';
 
-export type AcpRunResult = { outcome: AcpRunOutcome; stopReason?: string; reason?: string };
+/** How a prompt ended, and what the agent reported about it (tokens, cost, context). */
+export type AcpRunResult = {
+  outcome: AcpRunOutcome;
+  stopReason?: string;
+  reason?: string;
+  usage?: TurnUsage;
+};
 
 export interface AcpLogger {
   warn(message: string, fields?: object): void;

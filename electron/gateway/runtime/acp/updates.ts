@@ -47,7 +47,7 @@ export class UpdateMapper {
           })),
         };
       default:
-        // User echoes, modes, commands, usage...: not part of what Sightline shows.
+        // User echoes, modes, commands...: not part of what Sightline shows (usage: usage.ts).
         return undefined;
     }
   }

@@ -8,6 +8,7 @@ import { useFleetView } from '../../stores/fleet-view';
 import { AlertBadge, NoticeBadge, STATUS_LOOK, StatusBadge } from '../../components/Badges';
 import { age, dateTime, sessionTitle } from '../../lib/format';
 import { toolOf } from './tree';
+import { RowUsage } from '../session/Usage';
 
 export const KIND_LABEL = {
   main: 'main',
@@ -26,10 +27,11 @@ export const ROW_HEIGHT = { compact: 24, comfortable: 56 };
  * The extension point for a row: badges beside the title (notices, alerts; a branch, tokens or
  * cost from other features go here too). Keep each badge one short word or number.
  */
-export function RowBadges({ s }: { s: SessionView }) {
+export function RowBadges({ s, tool }: { s: SessionView; tool?: string }) {
   return (
     <>
       <NoticeBadge count={s.pendingNotices} />
+      <RowUsage s={s} tool={tool} />
       {s.alert && <AlertBadge summary={s.alert.summary} />}
       {s.archived && <span className="badge">archived</span>}
     </>
@@ -72,7 +74,7 @@ function OneLine({
       <span className={`row-tool tool-${tool === 'scripted' ? 'scripted' : 'real'}`} data-testid="row-tool">
         {tool}
       </span>
-      <RowBadges s={s} />
+      <RowBadges s={s} tool={tool} />
       <span className="row-activity" data-testid="row-activity">
         {typing && <span className="typing" aria-label="working" />}
         {activity}
@@ -148,7 +150,7 @@ export const FleetRow = memo(function FleetRow({
           </span>
           <span className="row-badges">
             <StatusBadge status={s.status} />
-            <RowBadges s={s} />
+            <RowBadges s={s} tool={tool} />
           </span>
           <span className="row-activity" data-testid="row-activity">
             {typing && <span className="typing" aria-label="working" />}

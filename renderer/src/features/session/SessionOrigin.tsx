@@ -4,7 +4,8 @@
 import type { SessionView } from '../../../../shared/ipc';
 import { useFleet } from '../../stores/fleet';
 import { useUi } from '../../stores/ui';
-import { ago, dateTime, tokens } from '../../lib/format';
+import { ago, dateTime } from '../../lib/format';
+import { UsageBadges } from './Usage';
 import { toolOf } from '../fleet/tree';
 import { KIND_LABEL } from '../fleet/FleetRow';
 
@@ -44,20 +45,10 @@ export function SessionOrigin({ s }: { s: SessionView }) {
 }
 
 /**
- * Badges beside the status. A scripted agent uses no model: it shows that instead of token
- * counts, which it never spent.
+ * Badges beside the status. A scripted agent uses no model: it shows no token counts of its own,
+ * which it never spent, only what the real agents it started reported (its tree).
  */
 export function HeaderBadges({ s }: { s: SessionView }) {
   const tool = useTool(s);
-  if (tool === 'scripted') return null;
-  if (s.tokens.input === 0 && s.tokens.output === 0) return null;
-  return (
-    <span
-      className="badge tokens"
-      data-testid="token-usage"
-      title="Tokens over all runs of this session (input / output)"
-    >
-      {tokens(s.tokens.input)} in · {tokens(s.tokens.output)} out
-    </span>
-  );
+  return <UsageBadges s={s} own={tool !== 'scripted'} />;
 }

@@ -37,10 +37,8 @@ function toRun(r: RunDbRow): RunInfo {
   return run;
 }
 
-export type RunStore = ReturnType<typeof createRunStore>;
-
-export function createRunStore(db: Db) {
-  const s = {
+function statements(db: Db) {
+  return {
     insert: db.prepare(`INSERT INTO runs (run_id, session_key, status, started_at) VALUES (?, ?, ?, ?)`),
     update: db.prepare(
       `UPDATE runs SET status = ?, outcome = ?, error = ?, ended_at = ?, input_tokens = ?, output_tokens = ?,
@@ -90,6 +88,12 @@ export function createRunStore(db: Db) {
        WHERE status IN ('queued', 'running') AND session_key IN (SELECT value FROM json_each(?))`,
     ),
   };
+}
+
+export type RunStore = ReturnType<typeof createRunStore>;
+
+export function createRunStore(db: Db) {
+  const s = statements(db);
   return {
     start(runId: string, sessionKey: string, status: RunStatus, at: number): RunInfo {
       s.insert.run(runId, sessionKey, status, at);

@@ -41,10 +41,8 @@ function toInfo(r: SessionDbRow): SessionInfo {
   return info;
 }
 
-export type SessionStore = ReturnType<typeof createSessionStore>;
-
-export function createSessionStore(db: Db, now: () => number) {
-  const s = {
+function statements(db: Db) {
+  return {
     get: db
       .prepare<[string, string], SessionDbRow>(
         `SELECT ${COLUMNS} FROM sessions WHERE key = ? AND agent_id = ?`,
@@ -79,21 +77,32 @@ export function createSessionStore(db: Db, now: () => number) {
     archive: db.prepare(`UPDATE sessions SET archived = ?, updated_at = ? WHERE key = ? AND agent_id = ?`),
     detachChildren: db.prepare(`UPDATE sessions SET parent_key = NULL WHERE parent_key = ?`),
   };
+}
 
+/** A new session's parent and label, checked like any input. */
+function checkedParentAndLabel(input: NewSession): { parent: string | null; label: string | null } {
+  if (
+    input.parentKey !== undefined &&
+    (typeof input.parentKey !== 'string' || input.parentKey.length > 512)
+  ) {
+    throw new Error('parentKey must be a string of at most 512 characters');
+  }
+  if (input.label !== undefined && typeof input.label !== 'string') throw new Error('label must be a string');
+  return {
+    parent: input.parentKey ? normalizeSessionKey(input.parentKey) : null,
+    label: input.label === undefined ? null : oneLine(input.label, LABEL_MAX_CHARS),
+  };
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>;
+
+export function createSessionStore(db: Db, now: () => number) {
+  const s = statements(db);
   return {
     create(input: NewSession): SessionInfo {
       if (!input || typeof input !== 'object') throw new Error('session input must be an object');
       const k = resolveKey(input.key, input.agentId);
-      if (
-        input.parentKey !== undefined &&
-        (typeof input.parentKey !== 'string' || input.parentKey.length > 512)
-      ) {
-        throw new Error('parentKey must be a string of at most 512 characters');
-      }
-      if (input.label !== undefined && typeof input.label !== 'string')
-        throw new Error('label must be a string');
-      const parent = input.parentKey ? normalizeSessionKey(input.parentKey) : null;
-      const label = input.label === undefined ? null : oneLine(input.label, LABEL_MAX_CHARS);
+      const { parent, label } = checkedParentAndLabel(input);
       // A key names one session: a bare key (e.g. `global`) is registered for one agent.
       const owner = s.anyByKey.get(k.key);
       if (owner && owner[1] !== k.agentId)

@@ -80,10 +80,8 @@ export function ftsQuery(text: string): string | undefined {
   return terms.length ? terms.map((t) => `"${t}"*`).join(' AND ') : undefined;
 }
 
-export type TranscriptStore = ReturnType<typeof createTranscriptStore>;
-
-export function createTranscriptStore(db: Db, now: () => number) {
-  const s = {
+function statements(db: Db) {
+  return {
     insert: db.prepare(
       `INSERT INTO session_messages (session_key, role, actor_type, actor_id, text, tool_calls, tool_call_id, tool_name,
          diffs, upstream, input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -124,24 +122,32 @@ export function createTranscriptStore(db: Db, now: () => number) {
        FROM session_messages WHERE session_key = ?`,
     ),
   };
+}
 
+/** The insert's parameters for a new message, in column order. */
+const messageValues = (sessionKey: string, m: NewMessage, at: number) => [
+  sessionKey,
+  m.role,
+  m.actorType,
+  m.actorId ?? null,
+  m.text,
+  m.toolCalls ? JSON.stringify(m.toolCalls) : null,
+  m.toolCallId ?? null,
+  m.toolName ?? null,
+  m.diffs?.length ? JSON.stringify(m.diffs) : null,
+  m.upstream ?? null,
+  m.inputTokens ?? null,
+  m.outputTokens ?? null,
+  m.createdAt ?? at,
+];
+
+export type TranscriptStore = ReturnType<typeof createTranscriptStore>;
+
+export function createTranscriptStore(db: Db, now: () => number) {
+  const s = statements(db);
   return {
     append(sessionKey: string, m: NewMessage): TranscriptMessage {
-      const info = s.insert.run(
-        sessionKey,
-        m.role,
-        m.actorType,
-        m.actorId ?? null,
-        m.text,
-        m.toolCalls ? JSON.stringify(m.toolCalls) : null,
-        m.toolCallId ?? null,
-        m.toolName ?? null,
-        m.diffs?.length ? JSON.stringify(m.diffs) : null,
-        m.upstream ?? null,
-        m.inputTokens ?? null,
-        m.outputTokens ?? null,
-        m.createdAt ?? now(),
-      );
+      const info = s.insert.run(...messageValues(sessionKey, m, m.createdAt ?? now()));
       return toMessage(s.byId.get(Number(info.lastInsertRowid))!);
     },
     /** Newest page first in storage order, returned oldest first. */

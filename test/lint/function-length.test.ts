@@ -50,7 +50,6 @@ const DEBT = [
   'electron/serve/client.ts#connectServe',
   'renderer/src/features/catalog/Catalog.tsx#Catalog',
   'renderer/src/App.tsx#App',
-  'electron/gateway/installers/archive-tar.ts#readTar',
   'electron/node/guard.ts#guardedFs',
   'renderer/src/features/guide/Guide.tsx#Guide',
   'renderer/src/features/palette/CommandPalette.tsx#CommandPalette',

@@ -28,7 +28,6 @@ const DEBT = [
   'electron/gateway/catalog/monitor.ts#createMonitor',
   'electron/gateway/catalog/remote-check.ts#createRemoteCheck',
   'electron/gateway/catalog/remote-check.ts#check',
-  'electron/gateway/ownership/index.ts#createOwnership',
   'renderer/src/features/start/NewSessionDialog.tsx#NewSessionDialog',
   'renderer/src/features/settings/AcpProfiles.tsx#ProfileForm',
   'renderer/src/features/fleet/Sidebar.tsx#Sidebar',

@@ -73,160 +73,194 @@ interface Claim {
   epoch: number;
 }
 
-export function createOwnership(deps: {
+interface OwnershipDeps {
   repo: OwnershipRepository;
   tx: Transactions;
   dataDir: string;
   logger: Logger;
-}): Ownership {
-  const { repo: s, tx, dataDir, logger } = deps;
-  const gatewayId = randomUUID();
-  const pid = process.pid;
-  const host = os.hostname();
+}
 
-  const claims = new Map<number, Claim>();
+export function createOwnership(deps: OwnershipDeps): Ownership {
+  return new GatewayOwnership(deps);
+}
+
+/**
+ * A class so that each step is a short named method over the state every step shares; the
+ * contract's methods are bound fields (callers hand `ownership.owns` around).
+ */
+class GatewayOwnership implements Ownership {
+  readonly gatewayId = randomUUID();
+  private readonly s: OwnershipRepository;
+  private readonly pid = process.pid;
+  private readonly host = os.hostname();
+  private readonly claims = new Map<number, Claim>();
   /** Session key → the claim it belongs to (null: none). Filled lazily, refreshed by poll. */
-  const sessions = new Map<string, number | null>();
-  let lock: HeldLock | undefined;
-  let home = 0; // the claim new sessions join
-  let seen = 0; // the highest epoch whose changes this gateway knows
+  private readonly sessions = new Map<string, number | null>();
+  private lock: HeldLock | undefined;
+  private home = 0; // the claim new sessions join
+  private seen = 0; // the highest epoch whose changes this gateway knows
 
-  const claimOf = (id: number): Claim => {
-    let c = claims.get(id);
+  constructor(private readonly deps: OwnershipDeps) {
+    this.s = deps.repo;
+  }
+
+  owns = (key: string): boolean => {
+    const c = this.lookup(key);
+    return c === undefined || c.gateway === this.gatewayId;
+  };
+
+  holds = (key: string): boolean => this.lookup(key)?.gateway === this.gatewayId;
+
+  epoch = (key: string): number | undefined => {
+    const c = this.lookup(key);
+    return c?.gateway === this.gatewayId ? c.epoch : undefined;
+  };
+
+  fence = (key: string, epoch?: number): void => {
+    const row = this.s.ownerOf(normalizeSessionKey(key));
+    if (!row) return; // nobody holds it (not a session, or deleted): nothing to fence against
+    const [id, gateway, current] = row;
+    if (gateway === this.gatewayId && (epoch === undefined || current === epoch)) return;
+    this.claims.set(id, { gateway, epoch: current });
+    throw new NotOwnerError(key);
+  };
+
+  fenced = <T>(key: string, write: () => T, epoch?: number): T =>
+    this.deps.tx.run(() => {
+      this.fence(key, epoch);
+      return write();
+    });
+
+  claimCreated = (key: string): void => {
+    const k = normalizeSessionKey(key);
+    const { tx } = this.deps;
+    tx.run(() => {
+      if (this.s.joined(k) === undefined) this.s.join(k, this.home, this.s.tick());
+      // Whatever was cached (e.g. "nobody" before the row existed) is read again after commit.
+      tx.afterCommit(() => this.sessions.delete(k));
+    });
+  };
+
+  forget = (key: string): void => {
+    this.sessions.delete(key);
+    this.sessions.delete(normalizeSessionKey(key));
+  };
+
+  start = (): OwnershipChange & { alone: boolean } => {
+    const { dataDir, logger } = this.deps;
+    this.lock = acquireLock(dataDir, this.gatewayId);
+    const states = this.s.others(this.gatewayId).map((g) => [g, probeLock(dataDir, g)] as const);
+    const gone = states.filter(([, st]) => st === 'free').map(([g]) => g);
+    const taken = this.deps.tx.run(() => this.claimAtStart(gone));
+    for (const g of gone) removeLockFile(dataDir, g);
+    const claimed = [...new Set([...this.keysOf(taken.ids), ...taken.orphans])];
+    if (gone.length)
+      logger.info('ownership: took over the sessions of gateways that are gone', {
+        gateways: gone.length,
+        sessions: claimed.length,
+      });
+    return { claimed, lost: [], alone: states.every(([, st]) => st === 'free') };
+  };
+
+  poll = (): OwnershipChange => {
+    const lost = this.learnClaims();
+    const claimed = this.keysOf(this.takeOverGone());
+    if (claimed.length)
+      this.deps.logger.info('ownership: took over the sessions of a gateway that is gone', {
+        sessions: claimed.length,
+      });
+    if (lost.length)
+      this.deps.logger.warn('ownership: another gateway took over sessions of this one (its lock was lost)', {
+        sessions: lost.length,
+      });
+    return { claimed, lost };
+  };
+
+  close = (): void => {
+    this.lock?.release();
+    this.lock = undefined;
+  };
+
+  /** In start()'s transaction: the claims of gone gateways, else a new home claim, and orphans. */
+  private claimAtStart(gone: string[]) {
+    const { s } = this;
+    const epoch = s.tick();
+    const ids = gone.flatMap((g) => this.takeOverFrom(g, epoch));
+    this.home = ids[0] ?? s.newClaim(this.gatewayId, epoch, this.pid, this.host);
+    for (const id of ids.length ? ids : [this.home]) this.claims.set(id, { gateway: this.gatewayId, epoch });
+    // Sessions of a database older than ownership (or written by hand) join this gateway.
+    const orphans = s.joinOrphans(this.home, epoch);
+    s.dropEmpty(this.gatewayId, this.home);
+    this.seen = epoch;
+    return { ids, orphans };
+  }
+
+  /** Poll, step 1: what other gateways claimed or created since the last look; returns the keys lost. */
+  private learnClaims(): string[] {
+    const lost: string[] = [];
+    const top = this.s.clock();
+    if (top <= this.seen) return lost;
+    const lostClaims = new Set<number>();
+    for (const r of this.s.claimsSince(this.seen)) {
+      if (this.claims.get(r.id)?.gateway === this.gatewayId && r.gateway_id !== this.gatewayId)
+        lostClaims.add(r.id);
+      this.claims.set(r.id, { gateway: r.gateway_id, epoch: r.epoch });
+    }
+    for (const r of this.s.joinsSince(this.seen))
+      if (this.sessions.has(r.session_key)) this.sessions.set(r.session_key, r.owner_id);
+    this.seen = top;
+    if (lostClaims.size)
+      for (const [key, id] of this.sessions) if (id !== null && lostClaims.has(id)) lost.push(key);
+    return lost;
+  }
+
+  /** Poll, step 2: gateways that are gone; their claims are taken over at once. */
+  private takeOverGone(): number[] {
+    const { dataDir, tx } = this.deps;
+    const taken: number[] = [];
+    for (const g of this.s.others(this.gatewayId)) {
+      if (probeLock(dataDir, g) !== 'free') continue;
+      const ids = tx.run(() => {
+        const epoch = this.s.tick();
+        const ids = this.takeOverFrom(g, epoch);
+        for (const id of ids) this.claims.set(id, { gateway: this.gatewayId, epoch });
+        this.s.dropEmpty(this.gatewayId, this.home);
+        return ids;
+      });
+      removeLockFile(dataDir, g);
+      taken.push(...ids);
+    }
+    return taken;
+  }
+
+  private claimOf(id: number): Claim {
+    let c = this.claims.get(id);
     if (!c) {
-      const row = s.claim(id);
+      const row = this.s.claim(id);
       c = row ? { gateway: row.gateway_id, epoch: row.epoch } : { gateway: '', epoch: 0 };
-      if (row) claims.set(id, c);
+      if (row) this.claims.set(id, c);
     }
     return c;
-  };
+  }
 
-  const lookup = (key: string): Claim | undefined => {
-    let id = sessions.get(key);
+  private lookup(key: string): Claim | undefined {
+    let id = this.sessions.get(key);
     if (id === undefined) {
-      const row = s.ownerOf(normalizeSessionKey(key));
+      const row = this.s.ownerOf(normalizeSessionKey(key));
       id = row ? row[0] : null;
-      if (row && !claims.has(row[0])) claims.set(row[0], { gateway: row[1], epoch: row[2] });
+      if (row && !this.claims.has(row[0])) this.claims.set(row[0], { gateway: row[1], epoch: row[2] });
       // Read inside someone's transaction: that transaction may still roll back.
-      if (!s.inTransaction()) sessions.set(key, id);
+      if (!this.s.inTransaction()) this.sessions.set(key, id);
     }
-    return id === null ? undefined : claimOf(id);
-  };
+    return id === null ? undefined : this.claimOf(id);
+  }
 
   /** Takes over every claim of a gateway found gone; returns the claims taken. */
-  const takeOverFrom = (gone: string, epoch: number): number[] =>
-    s.takeOver(gatewayId, epoch, pid, host, gone);
+  private takeOverFrom(gone: string, epoch: number): number[] {
+    return this.s.takeOver(this.gatewayId, epoch, this.pid, this.host, gone);
+  }
 
-  const keysOf = (ids: number[]) => ids.flatMap((id) => s.keysOf(id));
-
-  const own: Ownership = {
-    gatewayId,
-    owns(key) {
-      const c = lookup(key);
-      return c === undefined || c.gateway === gatewayId;
-    },
-    holds(key) {
-      return lookup(key)?.gateway === gatewayId;
-    },
-    epoch(key) {
-      const c = lookup(key);
-      return c?.gateway === gatewayId ? c.epoch : undefined;
-    },
-    fence(key, epoch) {
-      const row = s.ownerOf(normalizeSessionKey(key));
-      if (!row) return; // nobody holds it (not a session, or deleted): nothing to fence against
-      const [id, gateway, current] = row;
-      if (gateway === gatewayId && (epoch === undefined || current === epoch)) return;
-      claims.set(id, { gateway, epoch: current });
-      throw new NotOwnerError(key);
-    },
-    fenced(key, write, epoch) {
-      return tx.run(() => {
-        own.fence(key, epoch);
-        return write();
-      });
-    },
-    claimCreated(key) {
-      const k = normalizeSessionKey(key);
-      tx.run(() => {
-        if (s.joined(k) === undefined) s.join(k, home, s.tick());
-        // Whatever was cached (e.g. "nobody" before the row existed) is read again after commit.
-        tx.afterCommit(() => sessions.delete(k));
-      });
-    },
-    forget(key) {
-      sessions.delete(key);
-      sessions.delete(normalizeSessionKey(key));
-    },
-    start() {
-      lock = acquireLock(dataDir, gatewayId);
-      const states = s.others(gatewayId).map((g) => [g, probeLock(dataDir, g)] as const);
-      const gone = states.filter(([, st]) => st === 'free').map(([g]) => g);
-      const taken = tx.run(() => {
-        const epoch = s.tick();
-        const ids = gone.flatMap((g) => takeOverFrom(g, epoch));
-        home = ids[0] ?? s.newClaim(gatewayId, epoch, pid, host);
-        for (const id of ids.length ? ids : [home]) claims.set(id, { gateway: gatewayId, epoch });
-        // Sessions of a database older than ownership (or written by hand) join this gateway.
-        const orphans = s.joinOrphans(home, epoch);
-        s.dropEmpty(gatewayId, home);
-        seen = epoch;
-        return { ids, orphans };
-      });
-      for (const g of gone) removeLockFile(dataDir, g);
-      const claimed = [...new Set([...keysOf(taken.ids), ...taken.orphans])];
-      if (gone.length)
-        logger.info('ownership: took over the sessions of gateways that are gone', {
-          gateways: gone.length,
-          sessions: claimed.length,
-        });
-      return { claimed, lost: [], alone: states.every(([, st]) => st === 'free') };
-    },
-    poll() {
-      const lost: string[] = [];
-      // 1. What other gateways claimed or created since the last look.
-      const top = s.clock();
-      if (top > seen) {
-        const lostClaims = new Set<number>();
-        for (const r of s.claimsSince(seen)) {
-          if (claims.get(r.id)?.gateway === gatewayId && r.gateway_id !== gatewayId) lostClaims.add(r.id);
-          claims.set(r.id, { gateway: r.gateway_id, epoch: r.epoch });
-        }
-        for (const r of s.joinsSince(seen))
-          if (sessions.has(r.session_key)) sessions.set(r.session_key, r.owner_id);
-        seen = top;
-        if (lostClaims.size)
-          for (const [key, id] of sessions) if (id !== null && lostClaims.has(id)) lost.push(key);
-      }
-      // 2. Gateways that are gone: their claims are taken over at once.
-      const taken: number[] = [];
-      for (const g of s.others(gatewayId)) {
-        if (probeLock(dataDir, g) !== 'free') continue;
-        const ids = tx.run(() => {
-          const epoch = s.tick();
-          const ids = takeOverFrom(g, epoch);
-          for (const id of ids) claims.set(id, { gateway: gatewayId, epoch });
-          s.dropEmpty(gatewayId, home);
-          return ids;
-        });
-        removeLockFile(dataDir, g);
-        taken.push(...ids);
-      }
-      const claimed = keysOf(taken);
-      if (taken.length)
-        logger.info('ownership: took over the sessions of a gateway that is gone', {
-          sessions: claimed.length,
-        });
-      if (lost.length)
-        logger.warn('ownership: another gateway took over sessions of this one (its lock was lost)', {
-          sessions: lost.length,
-        });
-      return { claimed, lost };
-    },
-    close() {
-      lock?.release();
-      lock = undefined;
-    },
-  };
-  return own;
+  private keysOf(ids: number[]): string[] {
+    return ids.flatMap((id) => this.s.keysOf(id));
+  }
 }

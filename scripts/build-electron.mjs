@@ -2,6 +2,8 @@
 // `npm run build:electron`: bundles Electron's main process and the preload with esbuild.
 //   electron/main/index.ts     → out/main/main.cjs
 //   electron/preload/index.ts  → out/preload/preload.cjs
+//   electron/gateway/installers/archive-worker.ts → out/worker/archive-worker.cjs (the thread that
+//     unpacks agent archives; main.cjs finds it at ../worker/ from its own folder)
 //   electron/gateway/mcp/stdio-shim.mjs → out/mcp/stdio-shim.mjs (copied)
 // CommonJS because Electron loads main and a sandboxed preload as CommonJS scripts (the
 // package is "type": "module", hence .cjs). electron and better-sqlite3 stay external: the
@@ -26,6 +28,8 @@ const common = {
   define: { 'process.env.NODE_ENV': '"production"' },
 };
 
+export const ARCHIVE_WORKER = 'electron/gateway/installers/archive-worker.ts';
+
 export const TARGETS = [
   {
     entryPoints: ['electron/main/index.ts'],
@@ -36,6 +40,10 @@ export const TARGETS = [
     entryPoints: ['electron/preload/index.ts'],
     outfile: 'out/preload/preload.cjs',
     external: ['electron'],
+  },
+  {
+    entryPoints: [ARCHIVE_WORKER],
+    outfile: 'out/worker/archive-worker.cjs',
   },
 ];
 
@@ -66,6 +74,11 @@ export const MCP_SHIM = 'electron/gateway/mcp/stdio-shim.mjs';
 /** Only the main bundle, as `npm run build:electron` makes it, to `outfile` (a test boots it). */
 export async function buildMainBundle(outfile) {
   await esbuild.build({ ...common, ...TARGETS[0], outfile });
+}
+
+/** Only the archive worker's bundle, to `outfile` (a test runs it). */
+export async function buildArchiveWorker(outfile) {
+  await esbuild.build({ ...common, ...TARGETS[2], outfile });
 }
 
 /** Newest modification time of the sources that go into the bundles. */

@@ -89,8 +89,9 @@ describe('packaging keeps what the binding needs', () => {
     expect(list('files').filter((f) => f.startsWith('!out/native') && f !== '!out/native/.stage/**')).toEqual(
       [],
     );
-    // out/mcp/ holds the stdio MCP shim, run by a plain node (electron/main/native-binding.ts).
-    expect(list('asarUnpack')).toEqual(['out/native/**', 'out/mcp/**']);
+    // out/mcp/ holds the stdio MCP shim, run by a plain node (electron/main/native-binding.ts);
+    // out/worker/ the archive worker, a thread of main (electron/gateway/installers/archive.ts).
+    expect(list('asarUnpack')).toEqual(['out/native/**', 'out/mcp/**', 'out/worker/**']);
   });
 
   it("keeps better-sqlite3's JavaScript (lib/) and drops only its Node-ABI build and sources", () => {

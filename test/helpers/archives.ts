@@ -4,7 +4,8 @@ import zlib from 'node:zlib';
 
 export interface ArchiveEntry {
   name: string;
-  type?: 'file' | 'dir' | 'symlink' | 'hardlink' | 'fifo';
+  /** `pax`: a pax extended header (`x`) that applies to the next entry; its body is the records. */
+  type?: 'file' | 'dir' | 'symlink' | 'hardlink' | 'fifo' | 'pax';
   body?: string | Buffer;
   mode?: number;
   /** Link target. */
@@ -19,7 +20,7 @@ function octal(buf: Buffer, at: number, len: number, n: number): void {
   field(buf, at, len, n.toString(8).padStart(len - 1, '0') + '\0');
 }
 
-const TYPE = { file: '0', dir: '5', symlink: '2', hardlink: '1', fifo: '6' } as const;
+const TYPE = { file: '0', dir: '5', symlink: '2', hardlink: '1', fifo: '6', pax: 'x' } as const;
 
 function tarHeader(e: ArchiveEntry, size: number): Buffer {
   const h = Buffer.alloc(512);
@@ -44,8 +45,9 @@ export function tar(entries: ArchiveEntry[]): Buffer {
   const parts: Buffer[] = [];
   for (const e of entries) {
     const body = Buffer.from(e.body ?? '');
-    parts.push(tarHeader(e, e.type === undefined || e.type === 'file' ? body.length : 0));
-    if (e.type === undefined || e.type === 'file') {
+    const hasBody = e.type === undefined || e.type === 'file' || e.type === 'pax';
+    parts.push(tarHeader(e, hasBody ? body.length : 0));
+    if (hasBody) {
       parts.push(body, Buffer.alloc((512 - (body.length % 512)) % 512));
     }
   }
@@ -105,4 +107,58 @@ export function zip(
   end.writeUInt32LE(dir.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, dir, end]);
+}
+
+/**
+ * A gzip bomb: a .tar.gz whose one entry is `zeros` bytes of zeros (up to 8 GiB), made without
+ * ever holding them: one MiB of zeros deflated with a sync flush (a non-final block that needs no
+ * history but zeros) is repeated, then a final empty block closes the stream. About 1 KB per MiB,
+ * so 2 GiB fit in ~2 MB. The gzip trailer's CRC is not that of the content (it would take reading
+ * 2 GiB to compute); an unpacker that honours its limits never reaches it.
+ */
+export function tarGzBomb(name: string, zeros: number): Buffer {
+  const MiB = 1024 * 1024;
+  const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH, level: 9 };
+  const header = tarHeader({ name }, zeros);
+  const head = zlib.deflateRawSync(header, flush);
+  const block = zlib.deflateRawSync(Buffer.alloc(MiB), flush);
+  const gzipHeader = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+  const finalBlock = Buffer.from([0x03, 0x00]);
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(0, 0);
+  trailer.writeUInt32LE((512 + zeros) % 2 ** 32, 4);
+  return Buffer.concat([
+    gzipHeader,
+    head,
+    ...Array<Buffer>(Math.ceil(zeros / MiB)).fill(block),
+    finalBlock,
+    trailer,
+  ]);
+}
+
+/**
+ * A zip whose one deflated entry inflates to `zeros` bytes of zeros but says it holds `declared`
+ * (a liar: an unpacker that trusts the directory writes far more than it planned).
+ */
+export function zipBomb(name: string, zeros: number, declared: number): Buffer {
+  const MiB = 1024 * 1024;
+  const block = zlib.deflateRawSync(Buffer.alloc(MiB), {
+    finishFlush: zlib.constants.Z_SYNC_FLUSH,
+    level: 9,
+  });
+  const data = Buffer.concat([
+    ...Array<Buffer>(Math.ceil(zeros / MiB)).fill(block),
+    Buffer.from([0x03, 0x00]),
+  ]);
+  const z = zip([{ name, body: Buffer.alloc(declared) }], { deflate: false });
+  // Swap the stored body for the deflated bomb: sizes stay `declared`, method becomes deflate.
+  const nameLen = Buffer.byteLength(name);
+  const local = Buffer.from(z.subarray(0, 30));
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(data.length, 18);
+  const central = Buffer.from(z.subarray(30 + nameLen + declared));
+  central.writeUInt16LE(8, 10);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt32LE(30 + nameLen + data.length, central.length - 22 + 16);
+  return Buffer.concat([local, Buffer.from(name), data, central]);
 }

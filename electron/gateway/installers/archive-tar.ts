@@ -3,7 +3,6 @@
 // disk. The parser only reads; what is written, where, and what is refused are our rules
 // (archive-rules.ts), the same as for a zip.
 import fs from 'node:fs';
-import { once } from 'node:events';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
@@ -61,17 +60,21 @@ export async function extractTarGz(file: string, root: string, limits: ExtractLi
     });
   });
   failed.catch(() => undefined);
-  const ended = once(parser, 'end');
+  // Plain listeners, not events.once: that one rejects on 'error' too, unawaited.
+  const ended = new Promise((resolve) => parser.once('end', resolve));
+  const drained = () => new Promise((resolve) => parser.once('drain', resolve));
   try {
     await pipeline(fs.createReadStream(file), zlib.createGunzip(), counter(stream), async (chunks) => {
       for await (const chunk of chunks as AsyncIterable<Buffer>) {
         if (failure) throw failure;
-        if (!parser.write(chunk)) await Promise.race([once(parser, 'drain'), failed]);
+        if (!parser.write(chunk)) await Promise.race([drained(), failed]);
       }
       parser.end();
       await Promise.race([ended, failed]);
     });
     await Promise.race([Promise.all(writes), failed]);
+    // The parser may end in the same tick it failed: a race settled by `ended` says nothing.
+    if (failure) throw failure;
   } catch (err) {
     throw failure ?? damaged(err);
   }

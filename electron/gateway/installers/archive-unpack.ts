@@ -15,8 +15,7 @@ export interface UnpackRequest {
   limits: ExtractLimits;
 }
 export type UnpackAnswer =
-  | { ok: true; extracted: Extracted }
-  | { ok: false; archive: boolean; message: string };
+  { ok: true; extracted: Extracted } | { ok: false; archive: boolean; message: string };
 
 export async function unpackArchive(
   file: string,

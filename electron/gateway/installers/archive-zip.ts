@@ -38,12 +38,7 @@ export async function extractZip(file: string, root: string, limits: ExtractLimi
   try {
     for await (const e of zip.eachEntry()) {
       budget.entry();
-      const name = yauzl.getFileNameLowLevel(
-        e.generalPurposeBitFlag,
-        e.fileNameRaw,
-        e.extraFields,
-        false,
-      );
+      const name = yauzl.getFileNameLowLevel(e.generalPurposeBitFlag, e.fileNameRaw, e.extraFields, false);
       const rel = safeEntryPath(name);
       const unixMode = e.versionMadeBy >> 8 === UNIX_HOST ? e.externalFileAttributes >>> 16 : undefined;
       const type = unixMode !== undefined ? unixMode & 0o170000 : 0;

@@ -8,6 +8,7 @@
 // (archive-rules.ts). It all runs on a worker thread of its own, with a memory and a time limit:
 // a zip bomb or a maze of entries costs that thread, never the gateway's main thread, which keeps
 // answering the person and the agents meanwhile (test/acp/archive-thread.test.ts).
+import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -58,9 +59,10 @@ function workerScript(): { code: string | URL; eval?: true } {
 
 /** tsx's ESM API (its `import` export; the `require` one cannot be imported from a worker). */
 function tsxEsmApi(): string {
-  const require = createRequire(import.meta.url);
-  const manifest = require.resolve('tsx/package.json');
-  const exports = (require(manifest) as { exports: Record<string, { import: { default: string } }> }).exports;
+  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
+  const { exports } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as {
+    exports: Record<string, { import: { default: string } }>;
+  };
   return path.join(path.dirname(manifest), exports['./esm/api']!.import.default);
 }
 

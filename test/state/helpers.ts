@@ -1,11 +1,9 @@
-// Shared fixtures for the session-state suite: a gateway on its own temp data dir whose clock
-// (and scheduler: nothing the gateway schedules runs unless a test ticks it) is a FakeClock.
-import fs from 'node:fs';
-import { createGateway, type Gateway } from '../../electron/gateway/index';
+// Shared fixtures for the session-state suite: the one gateway harness (test/helpers/gateway.ts)
+// with a FakeClock as clock and scheduler, so nothing the gateway schedules runs unless a test
+// ticks it.
+import type { Gateway } from '../../electron/gateway/index';
 import type { RecordInput } from '../../electron/gateway/types';
-import { FakeClock } from '../helpers/clock';
-import { collectingLogger } from '../helpers/logger';
-import { T0 } from '../helpers/spec';
+import { FakeClock, openTestGateway, T0, type collectingLogger } from '../helpers/gateway';
 import { tempDir } from '../helpers/temp';
 
 export { FakeClock } from '../helpers/clock';
@@ -25,27 +23,18 @@ export interface Harness {
 }
 
 export function openHarness(opts: { dir?: string; clock?: FakeClock } = {}): Harness {
-  const dir = opts.dir ?? tempDir('sightline-state-');
   const clock = opts.clock ?? new FakeClock(T0);
-  const logger = collectingLogger();
-  const open = () =>
-    createGateway({ dataDir: dir, now: clock.now, scheduler: clock, autoStart: false, logger });
-  const h: Harness = {
-    gw: open(),
-    dir,
+  const t = openTestGateway({ dataDir: opts.dir ?? tempDir('sightline-state-'), clock, fakeTimers: true });
+  return {
+    get gw() {
+      return t.gw;
+    },
+    dir: t.dataDir,
     clock,
-    logger,
-    restart() {
-      h.gw.close();
-      h.gw = open();
-      return h.gw;
-    },
-    dispose() {
-      h.gw.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    logger: t.logger,
+    restart: () => t.restart(),
+    dispose: () => t.cleanup(),
   };
-  return h;
 }
 
 /** A notify-eligible human turn on `sessionKey`. */

@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { createGateway } from '../../../electron/gateway';
 
-export const MAIN = 'agent:main:main';
+export { MAIN } from '../../helpers/spec';
+/** The catalog suite's own start: its transcript fixtures are dated that morning. */
 export const T0 = Date.parse('2026-03-02T12:00:00.000Z');
 export type Provider = 'claude' | 'codex' | 'opencode' | 'pi';
 export const PROVIDERS: Provider[] = ['claude', 'codex', 'opencode', 'pi'];
@@ -68,9 +69,7 @@ export function makeEnv(): Env {
 }
 
 export const adoptedKey = (p: string, threadId: string) => `agent:main:adopted:${p}:${threadId}`;
-export const contextKeyFor = (key: string) => `session-state:${Buffer.from(key, 'utf8').toString('hex')}`;
-export const noticeText = (key: string, since: number) =>
-  `Session "${key}" changed (other actor). Reconcile before acting: session_status sessionKey "${key}" changesSince ${since}.`;
+export { contextKeyOf as contextKeyFor, noticeText } from '../../helpers/spec';
 
 export function events(gw: Gw, key: string, after = 0): any[] {
   const out: any[] = [];

@@ -2,14 +2,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createGateway } from '../../../electron/gateway';
-import { FakeClock } from '../../helpers/clock';
+import type { createGateway } from '../../../electron/gateway';
+import { FakeClock, openTestGateway, T0 } from '../../helpers/gateway';
 
 export type GW = ReturnType<typeof createGateway>;
 
-export const T0 = 1_764_680_000_000; // fixed fake epoch
-export const DAY = 24 * 60 * 60 * 1000;
-export const MAIN = 'agent:main:main';
+export { DAY, MAIN, T0 } from '../../helpers/spec';
 
 export interface Env {
   dir: string;
@@ -25,8 +23,9 @@ export interface Env {
 }
 
 /**
- * A gateway on its own folders with a fake clock. Its timers are real (the contract's default)
- * unless `timers: 'fake'`, when they run only as the test ticks the clock.
+ * A gateway on its own folders with a fake clock (the one harness, test/helpers/gateway.ts). Its
+ * timers are real (the contract's default) unless `timers: 'fake'`, when they run only as the test
+ * ticks the clock.
  */
 export function openEnv(opts: { timers?: 'real' | 'fake' } = {}): Env {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-accept-'));
@@ -38,52 +37,32 @@ export function openEnv(opts: { timers?: 'real' | 'fake' } = {}): Env {
   };
   for (const r of Object.values(roots)) fs.mkdirSync(r, { recursive: true });
   const clock = new FakeClock(T0);
-  const now = clock.now;
-  const dataDir = path.join(dir, 'data');
-  const scheduler = opts.timers === 'fake' ? { scheduler: clock } : {};
-  const make = () => createGateway({ dataDir, now, autoStart: false, catalogRoots: roots, ...scheduler });
-  let closed = false;
-  const env: Env = {
+  const t = openTestGateway({
+    dataDir: path.join(dir, 'data'),
+    clock,
+    fakeTimers: opts.timers === 'fake',
+    catalogRoots: roots,
+    removes: dir,
+  });
+  return {
     dir,
     clock,
-    now,
-    gw: make(),
-    advance(ms) {
-      clock.advance(ms);
+    now: clock.now,
+    get gw() {
+      return t.gw;
     },
-    tick(ms) {
-      clock.tick(ms);
-    },
-    restart() {
-      env.gw.close();
-      env.gw = make();
-      return env.gw;
-    },
-    close() {
-      if (closed) return;
-      closed = true;
-      try {
-        env.gw.close();
-      } catch {
-        /* already closed */
-      }
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    advance: (ms) => void clock.advance(ms),
+    tick: (ms) => void clock.tick(ms),
+    restart: () => t.restart(),
+    close: () => t.cleanup(),
   };
-  return env;
 }
 
 export function ensureSession(gw: GW, key: string, parentKey?: string) {
   return gw.sessions.get(key) ?? gw.sessions.create(parentKey ? { key, parentKey } : { key });
 }
 
-export function contextKeyFor(target: string): string {
-  return 'session-state:' + Buffer.from(target, 'utf8').toString('hex');
-}
-
-export function noticeText(target: string, since: number): string {
-  return `Session "${target}" changed (other actor). Reconcile before acting: session_status sessionKey "${target}" changesSince ${since}.`;
-}
+export { contextKeyOf as contextKeyFor, noticeText } from '../../helpers/spec';
 
 export function stateEntries(gw: GW, key: string) {
   return gw.notices.peek(key).filter((e) => (e.contextKey ?? '').startsWith('session-state:'));

@@ -35,7 +35,10 @@ export function SessionOrigin({ s }: { s: SessionView }) {
           </span>
         </>
       )}
-      <span title={dateTime(s.createdAt)}> · started {ago(s.createdAt)}</span>
+      <span title={dateTime(s.createdAt)} data-testid="session-started">
+        {' · started '}
+        {ago(s.createdAt)}
+      </span>
       {' · '}
       <button type="button" className="link small" data-testid="session-key" title={s.key} onClick={copy}>
         copy key

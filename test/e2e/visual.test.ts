@@ -1,0 +1,157 @@
+// The visual check (issue 25.8): each main screen — the fleet with 60 sessions, a session, Inbox,
+// Search, Catalog, Settings, New session, a consent question — in the light and the dark theme at
+// 1440×900 and 1024×700, compared with the committed baselines in test/e2e/baselines/ (visual.ts
+// says how); on every one, no page scrolls sideways and the document stays within its window.
+// Only what changes by itself is masked: times and ages, and the run's temporary folders.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ensureRenderer, openBrowser, row, startApp, type App, type Browser } from './helpers';
+import fs from 'node:fs';
+import path from 'node:path';
+import { BASELINES, compareWithBaseline, diffPixels, MAX_DIFF_RATIO, readPng } from './visual';
+
+let app: App;
+let browser: Browser & { errors: string[] };
+let page: Page;
+
+const FOLDERS = ['/srv/projects/web-shop', '/srv/projects/billing', '/srv/projects/infra'];
+const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 1024, height: 700 },
+];
+const THEMES = ['light', 'dark'] as const;
+
+beforeAll(async () => {
+  await ensureRenderer();
+  app = await startApp();
+  for (let i = 0; i < 59; i++) {
+    const parentKey = i % 10 > 6 ? `agent:main:task-${String(i - (i % 10)).padStart(2, '0')}` : undefined;
+    app.gateway.sessions.create({
+      key: `agent:main:task-${String(i).padStart(2, '0')}`,
+      label: `Task ${String(i).padStart(2, '0')}`,
+      cwd: FOLDERS[i % 3],
+      ...(parentKey ? { parentKey } : {}),
+    });
+  }
+  browser = await openBrowser(app.server.url);
+  page = browser.page;
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+/** Every theme and size of the screen as it is now: the mismatches with the baselines. */
+async function shoot(name: string): Promise<string[]> {
+  const problems: string[] = [];
+  for (const theme of THEMES) {
+    await page.emulateMedia({ colorScheme: theme });
+    for (const size of SIZES) {
+      await page.setViewportSize(size);
+      await page.mouse.move(size.width - 1, size.height - 1);
+      const fit = await page.evaluate(() => ({
+        sideways: document.documentElement.scrollWidth - window.innerWidth,
+        tall: document.documentElement.scrollHeight - window.innerHeight,
+        panes: Array.from(document.querySelectorAll('.content, .sidebar, .page')).map(
+          (el) => el.scrollWidth - el.clientWidth,
+        ),
+      }));
+      const id = `${name}-${theme}-${size.width}`;
+      if (fit.sideways > 0 || fit.panes.some((over) => over > 0)) problems.push(`${id}: scrolls sideways`);
+      if (fit.tall > 0) problems.push(`${id}: the document is ${fit.tall}px taller than the window`);
+      const shot = await page.screenshot({
+        animations: 'disabled',
+        caret: 'hide',
+        mask: [
+          page.locator('time, [data-testid="row-age"], [data-testid="session-started"]'),
+          page.getByText(/sightline-e2e-|\/tmp\//),
+        ],
+      });
+      const diff = compareWithBaseline(id, shot);
+      if (diff) problems.push(diff);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  return problems;
+}
+
+async function go(nav: string, ready: string): Promise<void> {
+  await page.locator(`[data-testid="nav-${nav}"]`).click();
+  await page.locator(ready).waitFor();
+}
+
+describe('the main screens against their baselines', () => {
+  it('the comparison notices one changed word', () => {
+    const baseline = readPng(fs.readFileSync(path.join(BASELINES, 'fleet-light-1440.png')));
+    const changed = { ...baseline, data: Buffer.from(baseline.data) };
+    // A word's box (60×14 pixels) of the first row's label, drawn darker.
+    for (let y = 160; y < 174; y++)
+      for (let x = 30; x < 90; x++) changed.data.set([40, 40, 40, 255], (y * baseline.width + x) * 4);
+    const { count } = diffPixels(changed, baseline);
+    expect(count).toBeGreaterThan(MAX_DIFF_RATIO * baseline.width * baseline.height);
+    expect(diffPixels(baseline, baseline).count).toBe(0);
+  });
+
+  it('the fleet with 60 sessions', async () => {
+    await expect.poll(() => page.locator('.tree').getAttribute('data-count')).toBe('60');
+    expect(await shoot('fleet')).toEqual([]);
+  });
+
+  it('a session', async () => {
+    await row(page, 'agent:main:task-03').click();
+    await page.locator('[data-testid="transcript"][data-ready="true"]').waitFor();
+    expect(await shoot('session')).toEqual([]);
+  });
+
+  it('the Inbox', async () => {
+    await go('inbox', '[data-testid="inbox"][data-ready="true"]');
+    expect(await shoot('inbox')).toEqual([]);
+  });
+
+  it('Search', async () => {
+    await go('search', '[data-testid="search"]');
+    await page.locator('[data-testid="search-input"]').fill('Task 1');
+    await page
+      .locator('[data-testid="search"][data-ready="true"] [data-testid="search-match"]')
+      .first()
+      .waitFor();
+    expect(await shoot('search')).toEqual([]);
+  });
+
+  it('the Catalog', async () => {
+    await go('catalog', '[data-testid="catalog"]');
+    expect(await shoot('catalog')).toEqual([]);
+  });
+
+  it('Settings', async () => {
+    await go('settings', '[data-testid="settings"][data-ready="true"]');
+    expect(await shoot('settings')).toEqual([]);
+  });
+
+  it('New session', async () => {
+    await go('session', '[data-testid="fleet-sidebar"]');
+    await page.keyboard.press('Shift+N');
+    await page.locator('[data-testid="new-session-dialog"]').waitFor();
+    expect(await shoot('new-session')).toEqual([]);
+    await page.keyboard.press('Escape');
+  });
+
+  it('a consent question', async () => {
+    const asked = app.gateway.consent
+      .confirm({
+        kind: 'terminal',
+        title: 'Run git status in the web-shop folder',
+        command: { program: '/usr/bin/git', args: ['status', '--short'], cwd: '/srv/projects/web-shop' },
+      })
+      .then(
+        () => 'allowed',
+        (err: Error) => err.message,
+      );
+    await page.locator('[data-testid="consent-prompt"]').waitFor();
+    expect(await shoot('consent')).toEqual([]);
+    await page.locator('[data-testid="consent-decline"]').click();
+    expect(await asked).toBe('declined by the person');
+    expect(browser.errors).toEqual([]);
+  });
+});

@@ -111,10 +111,22 @@ function flatSort(sort: FleetSort): (a: SessionView, b: SessionView) => number {
   }
 }
 
+/** Sorted by name: each title lowered once (10,000 sessions, not once per comparison). */
+function byName(list: SessionView[]): SessionView[] {
+  const keyed = list.map((s) => ({ name: sessionTitle(s).toLowerCase(), s }));
+  keyed.sort((a, b) => byCodePoint(a.name, b.name));
+  return keyed.map((k) => k.s);
+}
+
 /** Rows of one group: the parent tree (children under their parent) or, sorted otherwise, flat. */
 function rowsOf(list: SessionView[], o: TreeOptions, match: (s: SessionView) => boolean): TreeRow[] {
+  if (o.sort !== 'tree') {
+    // Flat: only the matching rows are sorted.
+    const kept = list.filter(match);
+    const sorted = o.sort === 'name' ? byName(kept) : kept.sort(flatSort(o.sort));
+    return sorted.map((session) => ({ session, depth: 0 }));
+  }
   list.sort(flatSort(o.sort));
-  if (o.sort !== 'tree') return list.filter(match).map((session) => ({ session, depth: 0 }));
   const keys = new Set(list.map((s) => s.key));
   const children = new Map<string, SessionView[]>();
   const roots: SessionView[] = [];

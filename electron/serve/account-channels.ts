@@ -1,8 +1,9 @@
 // The account channels of a serve gateway (shared/ipc/accounts.ts): who am I, the people, the
-// audit view for everyone; invitations and revocation for owners only. Arguments arrive from
-// the wire and are checked here.
+// audit view for everyone; invitations and revocation for owners only. Arguments are parsed
+// with the contract's schemas (shared/ipc/schemas.ts), as every other channel's.
 import { SERVE_CLOSE, type AccountChannel } from '../../shared/ipc/accounts';
 import type { Envelope } from '../../shared/ipc/contract';
+import { parseArgs, type ArgsParsed } from '../../shared/ipc/schemas';
 import type { Account, Accounts } from './accounts';
 
 export interface AccountDeps {
@@ -21,7 +22,8 @@ export function accountCall(
   channel: AccountChannel,
   raw: unknown,
 ): Envelope<unknown> {
-  const args = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  const parsed = parseArgs(channel, raw);
+  if (!parsed.ok) return fail('invalid_argument', parsed.message);
   const { accounts } = deps;
   switch (channel) {
     case 'accounts:me':
@@ -29,37 +31,24 @@ export function accountCall(
     case 'accounts:list':
       return { ok: true, value: accounts.list() };
     case 'audit:list': {
-      const { beforeId, limit } = args;
-      if (beforeId !== undefined && !Number.isSafeInteger(beforeId))
-        return fail('invalid_argument', 'beforeId must be an integer');
-      if (limit !== undefined && (!Number.isSafeInteger(limit) || (limit as number) < 1))
-        return fail('invalid_argument', 'limit must be a positive integer');
-      return {
-        ok: true,
-        value: accounts.audit({
-          beforeId: beforeId as number | undefined,
-          limit: limit as number | undefined,
-        }),
-      };
+      const { beforeId, limit } = parsed.value as ArgsParsed<'audit:list'>;
+      return { ok: true, value: accounts.audit({ ...(beforeId !== undefined ? { beforeId } : {}), limit }) };
     }
     case 'accounts:invite': {
       if (a.role !== 'owner') return fail('forbidden', 'only an owner invites people');
-      const role = args.role ?? 'member';
-      if (role !== 'member' && role !== 'owner')
-        return fail('invalid_argument', 'role must be member or owner');
+      const { role } = parsed.value as ArgsParsed<'accounts:invite'>;
       const invite = accounts.invite(a.id, role);
       accounts.record(a.id, 'invite', undefined, role);
       return { ok: true, value: invite };
     }
     case 'accounts:revoke': {
       if (a.role !== 'owner') return fail('forbidden', 'only an owner revokes a credential');
-      if (typeof args.accountId !== 'string') return fail('invalid_argument', 'accountId must be a string');
-      if (!accounts.get(args.accountId))
-        return fail('not_found', `Unknown account: ${args.accountId.slice(0, 100)}`);
-      const revoked = accounts.revoke(args.accountId);
+      const { accountId } = parsed.value as ArgsParsed<'accounts:revoke'>;
+      if (!accounts.get(accountId)) return fail('not_found', `Unknown account: ${accountId.slice(0, 100)}`);
+      const revoked = accounts.revoke(accountId);
       if (revoked) {
-        accounts.record(a.id, 'revoke', args.accountId);
-        deps.kick(args.accountId, SERVE_CLOSE.revoked);
+        accounts.record(a.id, 'revoke', accountId);
+        deps.kick(accountId, SERVE_CLOSE.revoked);
       }
       return { ok: true, value: { revoked } };
     }

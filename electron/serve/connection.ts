@@ -16,6 +16,7 @@ import type { Account } from './accounts';
 
 export const MAX_QUEUE_BYTES = 4 * 1024 * 1024;
 export const HELLO_TIMEOUT_MS = 10_000;
+export const KICK_GRACE_MS = 5_000;
 
 export interface ConnectionHost {
   authenticate(credential: unknown): Account | undefined;
@@ -42,9 +43,12 @@ export function serveConnection(
   let account: Account | undefined;
   let stop: (() => void) | undefined;
   const kick = (close: { code: number; reason: string }) => {
-    if (ws.readyState === ws.OPEN) ws.close(close.code, close.reason);
-    // The close handshake gets a moment; a client that does not answer is cut.
-    setTimeout(() => ws.terminate(), 1000).unref();
+    if (ws.readyState !== ws.OPEN) return;
+    ws.close(close.code, close.reason);
+    host.closed(conn);
+    // The close frame waits behind what is queued: the client gets a few seconds to read up to
+    // its reason, then it is cut (nothing more is queued for it meanwhile).
+    setTimeout(() => ws.terminate(), KICK_GRACE_MS).unref();
     stop?.();
     stop = undefined;
   };

@@ -41,6 +41,8 @@ export interface ServeGateway {
   invite: string;
   host: GatewayHost;
   accounts: Accounts;
+  /** Signed-in clients now. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -147,6 +149,7 @@ export async function startServeGateway(opts: ServeOptions): Promise<ServeGatewa
     invite: accounts.invite(undefined).code,
     host,
     accounts,
+    connections: () => connections.size,
     close: () =>
       new Promise<void>((resolve) => {
         for (const c of wss.clients) c.terminate();

@@ -46,6 +46,7 @@ export interface AccountResultMap {
   'audit:list': AuditEntryView[];
 }
 export type AccountChannel = keyof AccountResultMap;
+/** Answered by the serve gateway itself; in the contract's channel list (channels.ts) too. */
 export const ACCOUNT_CHANNELS: readonly AccountChannel[] = [
   'accounts:me',
   'accounts:list',

@@ -65,6 +65,13 @@ export const CHANNELS = {
   databaseStatus: 'database:status',
   databaseRestore: 'database:restore',
   ...WORKTREE_CHANNELS,
+  // A gateway a team shares (npm run serve; shared/ipc/accounts.ts). A local gateway answers
+  // `unavailable`.
+  accountsMe: 'accounts:me',
+  accountsList: 'accounts:list',
+  accountsInvite: 'accounts:invite',
+  accountsRevoke: 'accounts:revoke',
+  auditList: 'audit:list',
 } as const;
 
 export type Channel = (typeof CHANNELS)[keyof typeof CHANNELS];

@@ -1,4 +1,5 @@
 // The channel → {args, result} map, the result envelope and the `window.sightline` API type.
+import type { AccountResultMap } from './accounts';
 import type { Channel } from './channels';
 import type { ArgsInput, ArgsParsed } from './schemas';
 import type {
@@ -35,7 +36,7 @@ import type {
 } from './types';
 import type { WorktreeResults } from './worktrees';
 
-export interface ResultMap extends WorktreeResults {
+export interface ResultMap extends WorktreeResults, AccountResultMap {
   'fleet:snapshot': FleetSnapshot;
   'sessions:get': SessionView;
   'sessions:seen': { seen: true };

@@ -8,6 +8,7 @@ import { CATALOG_PROVIDERS, GOAL_STATUSES, PROVIDER_IDS, REGISTRY_DISTRIBUTIONS,
 import type { Channel } from './channels';
 import { LIMITS } from './limits';
 import { REACHES } from './reach';
+import { ACCOUNT_SCHEMAS } from './account-schemas';
 import { WORKTREE_SCHEMAS } from './worktree-schemas';
 
 const clampLimit = (def: number, max: number) =>
@@ -333,6 +334,7 @@ export const SCHEMAS = {
     }),
   }),
   ...WORKTREE_SCHEMAS,
+  ...ACCOUNT_SCHEMAS,
 } as const satisfies Record<Channel, z.ZodType>;
 
 export type Schemas = typeof SCHEMAS;

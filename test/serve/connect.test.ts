@@ -98,3 +98,31 @@ describe('browser mode --connect', () => {
     ).rejects.toThrow('certificate pin mismatch');
   }, 30_000);
 });
+
+describe('a local gateway', () => {
+  it('answers the account channels with unavailable, naming the shared gateway', async () => {
+    const { openTestGateway } = await import('../helpers/gateway');
+    const { createApiHandlers } = await import('../../electron/gateway/api/handlers');
+    const t = openTestGateway();
+    try {
+      const api = createApiHandlers(t.gw, {
+        app: { name: 'Sightline', version: '0', mode: 'web', dataDir: '' },
+      });
+      for (const channel of ['accounts:me', 'accounts:list', 'audit:list'])
+        expect(await api.dispatch(channel, {})).toEqual({
+          ok: false,
+          error: {
+            code: 'unavailable',
+            message:
+              'This is your own gateway: people and the audit view belong to a shared one (npm run serve)',
+          },
+        });
+      expect(await api.dispatch('audit:list', { limit: 0 })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_argument' },
+      });
+    } finally {
+      t.cleanup();
+    }
+  });
+});

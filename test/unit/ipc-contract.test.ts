@@ -46,6 +46,10 @@ type Empty = Record<string, never>;
 describe('IPC contract types', () => {
   it('pins every channel name', () => {
     expect([...CHANNEL_LIST].sort()).toEqual([
+      'accounts:invite',
+      'accounts:list',
+      'accounts:me',
+      'accounts:revoke',
       'acp:auth:authenticate',
       'acp:auth:get',
       'acp:auth:key',
@@ -61,6 +65,7 @@ describe('IPC contract types', () => {
       'agents:list',
       'agents:save',
       'app:info',
+      'audit:list',
       'catalog:adopt',
       'catalog:list',
       'catalog:roots',

@@ -57,6 +57,10 @@ export interface ApiHandlers {
   dispatch(channel: unknown, rawArgs: unknown): Promise<Envelope<unknown>>;
 }
 
+const sharedOnly = async (): Promise<never> => {
+  throw new GatewayError('unavailable', 'This is your own gateway: people and the audit view belong to a shared one (npm run serve)');
+};
+
 export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers {
   const dismissals = opts.dismissals ?? gw.person?.dismissals ?? createMemoryDismissalStore();
   const now = opts.now ?? Date.now;
@@ -320,6 +324,12 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
         ...(notice ? { notice } : {}),
       };
     },
+    // People and the audit view belong to a shared gateway: npm run serve answers these itself.
+    'accounts:me': sharedOnly,
+    'accounts:list': sharedOnly,
+    'accounts:invite': sharedOnly,
+    'accounts:revoke': sharedOnly,
+    'audit:list': sharedOnly,
     'database:restore': async ({ name }) => {
       if (!opts.database)
         throw new GatewayError('unavailable', 'Restoring a backup needs the app (Electron or npm run web)');

@@ -7,6 +7,7 @@ import { AcpProfiles } from './AcpProfiles';
 import { AcpRegistry } from './AcpRegistry';
 import { McpCredentials } from './McpCredentials';
 import { Nodes } from './Nodes';
+import { People } from './People';
 import { Retention } from './Retention';
 import { SecretStorage } from './SecretStorage';
 import { Backups } from './Backups';
@@ -158,6 +159,7 @@ export function Settings() {
       <AcpRegistry />
       <McpCredentials />
       <Nodes />
+      <People />
       <Appearance />
       <Retention />
       <Backups />

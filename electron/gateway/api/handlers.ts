@@ -58,7 +58,10 @@ export interface ApiHandlers {
 }
 
 const sharedOnly = async (): Promise<never> => {
-  throw new GatewayError('unavailable', 'This is your own gateway: people and the audit view belong to a shared one (npm run serve)');
+  throw new GatewayError(
+    'unavailable',
+    'This is your own gateway: people and the audit view belong to a shared one (npm run serve)',
+  );
 };
 
 export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers {

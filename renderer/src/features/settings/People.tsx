@@ -5,6 +5,7 @@
 import { useEffect } from 'react';
 import { subscribe } from '../../lib/api';
 import { dateTime } from '../../lib/format';
+import type { AuditEntryView } from '../../../../shared/ipc/accounts';
 import { usePeople } from '../../stores/people';
 
 export function People() {
@@ -71,6 +72,15 @@ export function People() {
           )}
         </div>
       )}
+      <AuditTable audit={audit} />
+    </section>
+  );
+}
+
+/** The audit view: who did what and when, newest first. */
+function AuditTable({ audit }: { audit: AuditEntryView[] }) {
+  return (
+    <>
       <h3>Audit</h3>
       <table className="audit" data-testid="audit">
         <thead>
@@ -95,6 +105,6 @@ export function People() {
           ))}
         </tbody>
       </table>
-    </section>
+    </>
   );
 }

@@ -18,6 +18,7 @@ import {
   DEFAULT_CONNECTION_LIMITS,
   SERVER_OPTIONS,
   guardConnections,
+  type ConnectionGuard,
   type ConnectionLimits,
 } from '../gateway/connection-guard';
 import { readRendererFile } from './renderer-files';
@@ -54,6 +55,8 @@ export interface WebServer {
   token: string;
   /** After a restore swapped the gateway: answer and push from `next`; connections stay open. */
   useGateway(next: GatewayApi, dismissals?: DismissalStore): void;
+  /** Connections open now (pages, WebSockets, anything half-open): for tests and the log. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -118,6 +121,125 @@ function refuseUpgrade(socket: Duplex, status: 400 | 401 | 403 | 404, text: stri
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
+const SECURITY_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+/** What the server's parts share: its port once listening, its token and where requests go. */
+interface Served {
+  port: number;
+  token: string;
+  rendererDir: string;
+  dispatch(channel: unknown, args: unknown): Promise<Envelope<unknown>>;
+  /** Subscribes one WebSocket's pushes to the gateway served now. */
+  listen(push: (batch: PushBatch) => void): { close(): void };
+  /** Each open WebSocket's push bridge, re-subscribed when the gateway is swapped. */
+  bridges: Set<{ rebind(): void }>;
+}
+
+const originOf = (s: Served) => `http://${HOST}:${s.port}`;
+const hostOk = (s: Served, h: string | undefined) => h === `${HOST}:${s.port}`;
+
+/** Plain HTTP: the renderer's files, for GET and HEAD on our own Host. */
+function serveFiles(s: Served): http.RequestListener {
+  return (req, res) => {
+    void (async () => {
+      const url = parseTarget(req.url, originOf(s));
+      if (!url) return send(res, 400, 'Bad Request', SECURITY_HEADERS);
+      if (!hostOk(s, req.headers.host)) return send(res, 403, 'Forbidden', SECURITY_HEADERS);
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return send(res, 405, 'Method Not Allowed', SECURITY_HEADERS);
+      const isPage = url.pathname === '/' || url.pathname === '/index.html';
+      const file = await readRendererFile(s.rendererDir, url.pathname, req.method);
+      if (file.status !== 200) return send(res, 404, 'Not Found', SECURITY_HEADERS);
+      res.writeHead(200, {
+        ...SECURITY_HEADERS,
+        ...file.headers,
+        'Content-Length': file.body.length,
+        'Cache-Control': 'no-store',
+        ...(isPage ? { 'Content-Security-Policy': contentSecurityPolicy(s.port) } : {}),
+      });
+      res.end(file.body);
+    })().catch(() => send(res, 500, 'Internal Server Error', SECURITY_HEADERS));
+  };
+}
+
+/** The WebSocket upgrade: only `/ws` with the token, from our own origin and Host. */
+function acceptUpgrades(s: Served, guard: ConnectionGuard, wss: WebSocketServer) {
+  return (req: http.IncomingMessage, socket: Duplex, head: Buffer): void => {
+    // Node removes its own error listener from an upgraded socket: without this one, a client
+    // that resets the connection while we answer would crash the process.
+    socket.on('error', () => socket.destroy());
+    try {
+      const url = parseTarget(req.url, originOf(s));
+      if (!url) return refuseUpgrade(socket, 400, 'Bad Request');
+      if (url.pathname !== '/ws') return refuseUpgrade(socket, 404, 'Not Found');
+      if (!sameToken(url.searchParams.get('token'), s.token))
+        return refuseUpgrade(socket, 401, 'Unauthorized');
+      if (req.headers.origin !== originOf(s) || !hostOk(s, req.headers.host))
+        return refuseUpgrade(socket, 403, 'Forbidden');
+      guard.trust(socket);
+      // ws answers a broken handshake (key, version, subprotocols) with 400 itself.
+      wss.handleUpgrade(req, socket, head, (ws) => connect(s, ws));
+    } catch {
+      socket.destroy();
+    }
+  };
+}
+
+/** One open WebSocket: requests answered in envelopes, pushes relayed while it is open. */
+function connect(s: Served, ws: WebSocket): void {
+  const out = (m: WireMessage) => {
+    if (ws.readyState !== ws.OPEN) return;
+    try {
+      ws.send(JSON.stringify(m));
+    } catch {
+      ws.close(1011, 'internal error');
+    }
+  };
+  const push = (batch: PushBatch) => out({ type: 'push', batch });
+  let bridge = s.listen(push);
+  const binding = {
+    rebind() {
+      bridge.close();
+      bridge = s.listen(push);
+    },
+  };
+  s.bridges.add(binding);
+  ws.on('message', (data, isBinary) => {
+    if (isBinary) return ws.close(1003, 'text frames only');
+    const req = parseRequest(data.toString());
+    if (!req) return ws.close(1007, 'invalid request');
+    s.dispatch(req.channel, req.args)
+      .catch((): Envelope<unknown> => ({
+        ok: false,
+        error: { code: 'internal', message: 'internal error' },
+      }))
+      .then((result) => out({ type: 'result', id: req.id, result }))
+      .catch(() => ws.close(1011, 'internal error'));
+  });
+  const done = () => {
+    s.bridges.delete(binding);
+    bridge.close();
+  };
+  ws.on('close', done);
+  ws.on('error', done);
+}
+
+function listening(server: http.Server, port: number): Promise<number> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, HOST, () => resolve());
+  }).then(() => {
+    const addr = server.address();
+    if (!addr || typeof addr === 'string') throw new Error('Browser mode could not read its port');
+    return addr.port;
+  });
+}
+
 export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
   const host = opts.host ?? HOST;
   if (host !== HOST) throw new Error(`Browser mode binds ${HOST} only (refused: ${host})`);
@@ -137,120 +259,31 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   let gateway = opts.gateway;
   let api = gateway ? apiFor(gateway, opts.dismissals) : undefined;
   const remote = opts.remote;
-  const dispatch = (channel: unknown, args: unknown) =>
-    remote ? remote.invoke(channel, args) : api!.dispatch(channel, args);
-  /** Each open WebSocket's push bridge, re-subscribed when the gateway is swapped. */
-  const bridges = new Set<{ rebind(): void }>();
-  let port = 0;
-  const origin = () => `http://${HOST}:${port}`;
-  const hostOk = (h: string | undefined) => h === `${HOST}:${port}`;
-
-  const security = {
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
-    'Cross-Origin-Opener-Policy': 'same-origin',
-    'Cross-Origin-Resource-Policy': 'same-origin',
+  const s: Served = {
+    port: 0,
+    token,
+    rendererDir: opts.rendererDir,
+    dispatch: (channel, args) => (remote ? remote.invoke(channel, args) : api!.dispatch(channel, args)),
+    listen: (push) => (remote ? { close: remote.subscribe(push) } : createPushBridge(gateway!.events, push)),
+    bridges: new Set(),
   };
-  const server = http.createServer(SERVER_OPTIONS, (req, res) => {
-    void (async () => {
-      const url = parseTarget(req.url, origin());
-      if (!url) return send(res, 400, 'Bad Request', security);
-      if (!hostOk(req.headers.host)) return send(res, 403, 'Forbidden', security);
-      if (req.method !== 'GET' && req.method !== 'HEAD')
-        return send(res, 405, 'Method Not Allowed', security);
-      const isPage = url.pathname === '/' || url.pathname === '/index.html';
-      const file = await readRendererFile(opts.rendererDir, url.pathname, req.method);
-      if (file.status !== 200) return send(res, 404, 'Not Found', security);
-      res.writeHead(200, {
-        ...security,
-        ...file.headers,
-        'Content-Length': file.body.length,
-        'Cache-Control': 'no-store',
-        ...(isPage ? { 'Content-Security-Policy': contentSecurityPolicy(port) } : {}),
-      });
-      res.end(file.body);
-    })().catch(() => send(res, 500, 'Internal Server Error', security));
-  });
-
+  const server = http.createServer(SERVER_OPTIONS, serveFiles(s));
   // A local flood cannot shut the page or the open WebSockets out (connection-guard.ts).
   const guard = guardConnections(server, opts.limits ?? DEFAULT_CONNECTION_LIMITS);
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD });
-  server.on('upgrade', (req, socket, head) => {
-    // Node removes its own error listener from an upgraded socket: without this one, a client
-    // that resets the connection while we answer would crash the process.
-    socket.on('error', () => socket.destroy());
-    try {
-      const url = parseTarget(req.url, origin());
-      if (!url) return refuseUpgrade(socket, 400, 'Bad Request');
-      if (url.pathname !== '/ws') return refuseUpgrade(socket, 404, 'Not Found');
-      if (!sameToken(url.searchParams.get('token'), token)) return refuseUpgrade(socket, 401, 'Unauthorized');
-      if (req.headers.origin !== origin() || !hostOk(req.headers.host))
-        return refuseUpgrade(socket, 403, 'Forbidden');
-      guard.trust(socket);
-      // ws answers a broken handshake (key, version, subprotocols) with 400 itself.
-      wss.handleUpgrade(req, socket, head, (ws) => connect(ws));
-    } catch {
-      socket.destroy();
-    }
-  });
-
-  function connect(ws: WebSocket): void {
-    const out = (m: WireMessage) => {
-      if (ws.readyState !== ws.OPEN) return;
-      try {
-        ws.send(JSON.stringify(m));
-      } catch {
-        ws.close(1011, 'internal error');
-      }
-    };
-    const push = (batch: PushBatch) => out({ type: 'push', batch });
-    const listen = () =>
-      remote ? { close: remote.subscribe(push) } : createPushBridge(gateway!.events, push);
-    let bridge = listen();
-    const binding = {
-      rebind() {
-        bridge.close();
-        bridge = listen();
-      },
-    };
-    bridges.add(binding);
-    ws.on('message', (data, isBinary) => {
-      if (isBinary) return ws.close(1003, 'text frames only');
-      const req = parseRequest(data.toString());
-      if (!req) return ws.close(1007, 'invalid request');
-      dispatch(req.channel, req.args)
-        .catch((): Envelope<unknown> => ({
-          ok: false,
-          error: { code: 'internal', message: 'internal error' },
-        }))
-        .then((result) => out({ type: 'result', id: req.id, result }))
-        .catch(() => ws.close(1011, 'internal error'));
-    });
-    const done = () => {
-      bridges.delete(binding);
-      bridge.close();
-    };
-    ws.on('close', done);
-    ws.on('error', done);
-  }
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, HOST, () => resolve());
-  });
-  const addr = server.address();
-  if (!addr || typeof addr === 'string') throw new Error('Browser mode could not read its port');
-  port = addr.port;
+  server.on('upgrade', acceptUpgrades(s, guard, wss));
+  s.port = await listening(server, opts.port ?? 0);
 
   return {
-    url: `${origin()}/#token=${token}`,
-    port,
+    url: `${originOf(s)}/#token=${token}`,
+    port: s.port,
     token,
     useGateway(next, dismissals) {
       gateway = next;
       api = apiFor(next, dismissals);
-      for (const b of bridges) b.rebind();
+      for (const b of s.bridges) b.rebind();
     },
+    connections: guard.count,
     close: () =>
       new Promise<void>((resolve) => {
         for (const c of wss.clients) c.terminate();

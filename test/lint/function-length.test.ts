@@ -33,7 +33,6 @@ const DEBT = [
   'renderer/src/features/fleet/Sidebar.tsx#Sidebar',
   'electron/gateway/runtime/agent-tools.ts#agentTools',
   'electron/gateway/catalog/opencode/index.ts#open',
-  'electron/web/server.ts#startWebServer',
   'electron/gateway/catalog/kit/jsonl-probe.ts#probeJsonl',
   'renderer/src/features/settings/McpCredentials.tsx#McpCredentials',
   'electron/gateway/catalog/links.ts#createLinkRepo',

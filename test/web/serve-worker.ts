@@ -1,6 +1,8 @@
 // Child process for the transport fuzz test: a gateway on a temp data dir and browser mode on
 // 127.0.0.1, serving a tiny renderer folder. Prints one JSON line {port, token} when listening,
-// then serves until killed. A crash shows as the process exiting.
+// then serves until killed. A crash shows as the process exiting. A line `connections` on stdin
+// is answered with one JSON line {connections} (the server's open connections now).
+import readline from 'node:readline';
 import { createGateway } from '../../electron/gateway';
 import { startWebServer } from '../../electron/web/server';
 
@@ -10,6 +12,10 @@ async function main(): Promise<void> {
   const gateway = createGateway({ dataDir, autoStart: false });
   const server = await startWebServer({ gateway, rendererDir });
   process.stdout.write(`${JSON.stringify({ port: server.port, token: server.token })}\n`);
+  readline.createInterface({ input: process.stdin }).on('line', (line) => {
+    if (line.trim() === 'connections')
+      process.stdout.write(`${JSON.stringify({ connections: server.connections() })}\n`);
+  });
 }
 
 void main();

@@ -36,18 +36,23 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(renderer, 'index.html'), '<!doctype html><title>Sightline</title>');
   fs.writeFileSync(path.join(renderer, 'assets', 'app.js'), 'console.log(1)');
   child = spawn(process.execPath, [worker, path.join(dir, 'data'), renderer], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
     cwd: root,
     env: { ...process.env, NODE_PATH: path.join(root, 'node_modules') },
   });
   child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+  let out = '';
+  child.stdout?.on('data', (c: Buffer) => {
+    out += c.toString();
+    const lines = out.split('\n');
+    out = lines.pop()!;
+    for (const line of lines) if (line) replies.push(JSON.parse(line) as Record<string, unknown>);
+  });
   const ready = await new Promise<{ port: number; token: string }>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      const line = out.split('\n')[0];
-      if (out.includes('\n') && line) resolve(JSON.parse(line) as { port: number; token: string });
-    });
+    waitFor(() => replies.shift(), 60_000, 'the server to listen').then(
+      (r) => resolve(r as { port: number; token: string }),
+      reject,
+    );
     child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${stderr}`)));
   });
   ({ port, token } = ready);
@@ -57,6 +62,16 @@ afterAll(() => {
   child?.kill('SIGKILL');
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+/** The worker's stdout lines, one JSON value each, in order. */
+const replies: Record<string, unknown>[] = [];
+
+/** The server's open connections now, asked over the worker's stdin. */
+async function openConnections(): Promise<number> {
+  child.stdin!.write('connections\n');
+  const r = await waitFor(() => replies.shift(), 5000, 'the worker to answer');
+  return r.connections as number;
+}
 
 const host = () => `127.0.0.1:${port}`;
 const origin = () => `http://${host()}`;
@@ -289,7 +304,8 @@ describe('browser mode transport fuzz', () => {
         s.on('close', () => resolve());
       });
     }
-    await new Promise((r) => setTimeout(r, 200));
+    // Every reset socket closed on the server's side: it met each one (a crash would show now).
+    await waitFor(async () => (await openConnections()) === 0, 10_000, 'every reset connection closed');
     await stillServing();
   });
 

@@ -5,10 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MASKED } from '../../shared/mask-credentials';
 import { closeAllAcpChildren } from '../../electron/gateway/runtime/acp';
 import { createApiHandlers } from '../../electron/gateway/api/handlers';
-import { openTestGateway, waitFor, type TestGateway } from '../helpers/gateway';
+import { openTestGateway, tempDir, waitFor, type TestGateway } from '../helpers/gateway';
 import { httpClient, texts, type McpTestClient } from '../mcp/helpers';
 import { AGENT, recordingPort } from './helpers';
 import { MAIN } from '../helpers/spec';
+import { CLAUDE_ID, claudeUser, writeClaude } from '../catalog/fixtures';
 
 const OUTSIDE = 'agent:main:external:terminal-1';
 const CHILD = 'agent:main:subagent:child1';
@@ -26,8 +27,8 @@ afterEach(async () => {
   await closeAllAcpChildren();
 });
 
-async function fleet() {
-  t = openTestGateway();
+async function fleet(opts: Parameters<typeof openTestGateway>[0] = {}) {
+  t = openTestGateway(opts);
   const gw = t.gw;
   gw.agents.save({ id: 'main', providerSettings: { stepMs: '1', steps: '1' } });
   gw.agents.save({ id: 'ops', providerSettings: { stepMs: '1', steps: '1' } });
@@ -211,6 +212,27 @@ describe('an ACP child', () => {
       text: `${MAIN} is outside this credential's reach (reach "tree": its own session and the sessions under it (spawned by it, recursively))`,
     });
     void gw;
+  });
+
+  it('reads an adopted Claude Code transcript only masked by default, and not at all under "tree" (issue 29.2)', async () => {
+    // The finding: an ACP child's credential read the person's adopted Claude Code session.
+    const claude = tempDir('sightline-claude-');
+    const token = `ghp_${'Z'.repeat(36)}`;
+    writeClaude(claude, claudeUser(`deploy with ${token} please`));
+    const gw = await fleet({ catalogRoots: { claude } });
+    const adopted = gw.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID }).key;
+    withProfile();
+    const read = `mcp sessions_history {"sessionKey":"${adopted}"}`;
+    const r = reply(await spawnChild(read));
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain('The /invoices endpoint returns 500. Find out why.');
+    expect(r.text).toContain(`deploy with ${MASKED} please`);
+    expect(r.text).not.toContain(token);
+    withProfile('tree');
+    expect(reply(await spawnChild(read))).toEqual({
+      isError: true,
+      text: `${adopted} is outside this credential's reach (reach "tree": its own session and the sessions under it (spawned by it, recursively))`,
+    });
   });
 
   it('takes a message from an agent that did not spawn it only with the person’s yes; from its parent, at once', async () => {

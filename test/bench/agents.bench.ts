@@ -4,7 +4,10 @@
 //   * Added latency, agent update → push: each streamed piece carries a marker «n»; a relay in
 //     front of each agent notes when the line carrying it left the agent for Sightline, and the
 //     client notes when the push carrying it arrived. p50 / p95 / max over every marker. Goal:
-//     p95 ≤ 16 ms (the push bridge sends at most one batch per 16 ms).
+//     p95 ≤ 16 ms. Split: the way to Sightline (pipe, scheduler: the machine's), Sightline reading
+//     it to its event (ACP parse, live output), the event to the push received (push bridge,
+//     JSON, WebSocket, the client); with the event-loop delay of this process and the machine's
+//     load, so what the product adds and what the machine adds show apart.
 //   * Memory Sightline adds per live agent session: the gateway process's RSS and heap (after a
 //     full GC) with ten agent sessions live and idle, minus before they started, divided by ten.
 //     The agents' own processes are not in it. Goal: ≤ 2 MB.
@@ -12,6 +15,7 @@ import childProcess, { type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -90,6 +94,12 @@ export async function run(): Promise<BenchResult> {
   const server = await startWebServer({ gateway: gw, rendererDir: dir, app: { version: 'bench' } });
   const received = new Map<string, number>();
   const arrived = new Map<string, number>();
+  const emitted = new Map<string, number>();
+  gw.events.on((e) => {
+    if (e.type !== 'run:delta') return;
+    const at = now();
+    for (const found of e.text.match(/«\d+»/g) ?? []) emitted.set(found.slice(1, -1), at);
+  });
   const unwatch = watchArrivals(arrived);
   const origin = new URL(server.url).origin;
   const ws = new WebSocket(`${origin.replace('http', 'ws')}/ws?token=${server.token}`, { origin });
@@ -153,8 +163,12 @@ export async function run(): Promise<BenchResult> {
     // Now all ten stream at once, measured marker by marker.
     fs.writeFileSync(marksFile, '');
     const first = marker;
+    const load = os.loadavg()[0]!;
+    const loop = monitorEventLoopDelay({ resolution: 1 });
+    loop.enable();
     for (const key of keys) await gw.human.send(key, 'Stream your answer.');
     await until('the streamed turns', settled(2));
+    loop.disable();
     await sleep(200);
     const sent = new Map(
       fs
@@ -166,16 +180,21 @@ export async function run(): Promise<BenchResult> {
     const latencies: number[] = [];
     const toSightline: number[] = [];
     const inSightline: number[] = [];
+    const toEvent: number[] = [];
+    const toClient: number[] = [];
     for (let n = first + 1; n <= marker; n++) {
       const s = sent.get(String(n));
       const a = arrived.get(String(n));
+      const e = emitted.get(String(n));
       const r = received.get(String(n));
-      if (s === undefined || a === undefined || r === undefined) continue;
+      if (s === undefined || a === undefined || e === undefined || r === undefined) continue;
       latencies.push(r - Number(s));
       toSightline.push(a - Number(s));
       inSightline.push(r - a);
+      toEvent.push(e - a);
+      toClient.push(r - e);
     }
-    for (const list of [latencies, toSightline, inSightline]) list.sort((a, b) => a - b);
+    for (const list of [latencies, toSightline, inSightline, toEvent, toClient]) list.sort((a, b) => a - b);
     const round = (x: number) => Math.round(x * 100) / 100;
     const p = (list: number[]) =>
       `${round(pct(list, 0.5))} / ${round(pct(list, 0.95))} / ${round(list.at(-1) ?? NaN)}`;
@@ -185,6 +204,13 @@ export async function run(): Promise<BenchResult> {
     figures['  of it: agent stdout → Sightline reads it (pipe, scheduler), ms'] = p(toSightline);
     figures['  of it: Sightline reads it → push received (parse, live output, push bridge, WebSocket), ms'] =
       p(inSightline);
+    figures['    Sightline reads it → its event (ACP parse, live output), ms'] = p(toEvent);
+    figures['    its event → push received (push bridge, JSON, WebSocket, client), ms'] = p(toClient);
+    const ms = (ns: number) => round(ns / 1e6);
+    figures['event-loop delay of the process (gateway, stand-in, client), p50 / p95 / max ms'] =
+      `${ms(loop.percentile(50))} / ${ms(loop.percentile(95))} / ${ms(loop.max)}`;
+    figures['machine: cores / load average (1 min) when streaming began'] =
+      `${os.availableParallelism()} / ${round(load)}`;
     figures['goals met'] = pct(latencies, 0.95) <= 16 && perSession <= 2 * 1024 * 1024 ? 'yes' : 'NO';
   } finally {
     unwatch();

@@ -1,5 +1,5 @@
 // The API handlers over a small in-memory gateway: envelopes, views, inbox, push batching.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createApiHandlers } from '../../electron/gateway/api/handlers';
 import { GatewayError } from '../../electron/gateway/errors';
 import { createMemoryDismissalStore } from '../../electron/gateway/person/dismissals';
@@ -587,32 +587,20 @@ describe('API handlers: run status, tokens, ACP', () => {
 });
 
 describe('push bridge', () => {
-  afterEach(() => vi.useRealTimers());
-
-  it('batches events and flushes at most every 16 ms', () => {
-    vi.useFakeTimers();
+  it('sends what one turn of the event loop emitted together, at its end, with no timer', async () => {
     const { gw, emit, listeners } = fakeGateway();
     const batches: string[][] = [];
-    let t = 1000;
-    const bridge = createPushBridge(gw.events, (b) => batches.push(b.events.map((e) => e.type)), {
-      now: () => t,
-    });
-    const advance = (ms: number) => {
-      t += ms;
-      vi.advanceTimersByTime(ms);
-    };
-    // Leading edge: the first events go out on the next tick, together.
+    const bridge = createPushBridge(gw.events, (b) => batches.push(b.events.map((e) => e.type)));
+    const turnEnd = () => new Promise((resolve) => setImmediate(resolve));
     emit({ type: 'catalog:changed' });
     emit({ type: 'session:changed', sessionKey: 'a' });
     expect(batches).toEqual([]);
-    advance(0);
+    await turnEnd();
     expect(batches).toEqual([['catalog:changed', 'session:changed']]);
-    // Then at most one batch per 16 ms window.
+    // The next turn's events: the next batch, as soon as that turn ends.
     emit({ type: 'session:deleted', sessionKey: 'a' });
     emit({ type: 'session:changed', sessionKey: 'b' });
-    advance(15);
-    expect(batches).toHaveLength(1);
-    advance(1);
+    await turnEnd();
     expect(batches).toEqual([
       ['catalog:changed', 'session:changed'],
       ['session:deleted', 'session:changed'],
@@ -620,7 +608,7 @@ describe('push bridge', () => {
     bridge.close();
     expect(listeners.size).toBe(0);
     emit({ type: 'catalog:changed' });
-    vi.advanceTimersByTime(100);
+    await turnEnd();
     expect(batches).toHaveLength(2);
   });
 });

@@ -1,10 +1,12 @@
-// Gateway events → batched pushes. Events of one window are sent together, in order, at most
-// once every `intervalMs` (16 ms: about one animation frame).
+// Gateway events → pushes. What one turn of the event loop produced (a read from an agent, one
+// transaction, one timer) goes out together at the end of that turn, so an update never waits for
+// a timer: the agents benchmark measured the former 16 ms window as the largest part Sightline
+// added between an agent's update and the screen. Pacing to the screen is the renderer's: it
+// applies what arrived once per animation frame (renderer/src/stores/wiring.ts), so its work stays
+// one pass a frame however many batches arrive.
 import type { GatewayEvent } from '../types';
 import type { PushBatch } from '../../../shared/ipc/types';
 import type { GatewayApi } from './gateway-api';
-
-export const PUSH_INTERVAL_MS = 16;
 
 export interface PushBridge {
   /** Send what is buffered now. */
@@ -12,25 +14,17 @@ export interface PushBridge {
   close(): void;
 }
 
-export function createPushBridge(
-  events: GatewayApi['events'],
-  send: (batch: PushBatch) => void,
-  opts: { intervalMs?: number; now?: () => number } = {},
-): PushBridge {
-  const interval = opts.intervalMs ?? PUSH_INTERVAL_MS;
-  const now = opts.now ?? Date.now;
+export function createPushBridge(events: GatewayApi['events'], send: (batch: PushBatch) => void): PushBridge {
   let buffer: GatewayEvent[] = [];
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let lastFlush = -Infinity;
+  let pending: ReturnType<typeof setImmediate> | undefined;
   let closed = false;
 
   const flush = () => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
+    if (pending) clearImmediate(pending);
+    pending = undefined;
     if (buffer.length === 0 || closed) return;
     const batch: PushBatch = { events: coalesceDeltas(buffer) };
     buffer = [];
-    lastFlush = now();
     try {
       send(batch);
     } catch {
@@ -41,7 +35,7 @@ export function createPushBridge(
   const off = events.on((event) => {
     if (closed) return;
     buffer.push(event);
-    if (!timer) timer = setTimeout(flush, Math.max(0, interval - (now() - lastFlush)));
+    pending ??= setImmediate(flush);
   });
 
   return {
@@ -49,8 +43,8 @@ export function createPushBridge(
     close() {
       closed = true;
       off();
-      if (timer) clearTimeout(timer);
-      timer = undefined;
+      if (pending) clearImmediate(pending);
+      pending = undefined;
       buffer = [];
     },
   };

@@ -246,6 +246,11 @@ function fill(db: Db, version: number): void {
     'a'.repeat(40),
     T + 1_100_000,
   );
+  if (version < 21) return;
+  run(
+    db,
+    `INSERT INTO catalog_index VALUES ('claude', '/home/p/.claude/projects/-src/0b9c2e4a.jsonl', 'c1:1200:1764000000000:42', '[]')`,
+  );
 }
 
 /** Every row of every ordinary table (and the AUTOINCREMENT counters), keyed by table. */
@@ -435,6 +440,16 @@ const CHECKS: Record<number, (db: Db) => void> = {
     expect(costs.length).toBeGreaterThan(0);
     for (const c of costs)
       expect(c).toEqual({ cost_amount: null, cost_currency: null, context_used: null, context_size: null });
+  },
+  21: (db) => {
+    // One index row per provider and unit; a changed stamp replaces the row.
+    const row = ['claude', '/p/a.jsonl', 'c1:1:1:1', '[]'];
+    run(db, `INSERT INTO catalog_index VALUES (?, ?, ?, ?)`, ...row);
+    throwsOn(db, `INSERT INTO catalog_index VALUES (?, ?, ?, ?)`, ...row);
+    run(db, `INSERT OR REPLACE INTO catalog_index VALUES ('claude', '/p/a.jsonl', 'c1:2:2:1', '[]')`);
+    expect(one(db, `SELECT stamp FROM catalog_index WHERE unit = '/p/a.jsonl'`)).toEqual({
+      stamp: 'c1:2:2:1',
+    });
   },
 };
 

@@ -2,9 +2,8 @@
 // list()/adopt() are synchronous per the contract; listAsync() does the same scan in yielding
 // chunks so thousands of transcripts never block the main process; tick() is one monitor check.
 // Everything about one tool lives in its provider module (providers.ts lists them); this file
-// only wires them to the gateway's links, sessions and signal log. Over 330 lines: list, adopt,
-// the monitor's tick and the file-event path share one set of links and must read together;
-// splitting them is the next step after the catalog index of the performance issue.
+// only wires them to the gateway's links, sessions and signal log; the listing and its index are
+// listing.ts and catalog-index.ts.
 // Over 300 lines on purpose: this is the catalog's composition root (local providers, the
 // remote catalog over the nodes service the gateway builds, adoption, continue, the monitor's
 // cadence); each part is its own module, wired here.
@@ -15,7 +14,6 @@ import type { NodeAddInput, NodesService } from '../nodes/service';
 import type { Consent } from '../trust/consent';
 import type {
   Catalog,
-  CatalogEntry,
   CatalogProvider,
   Logger,
   NodeInfo,
@@ -23,15 +21,17 @@ import type {
   SessionState,
   Sessions,
 } from '../types';
-import { adoptedKey, createAdopt } from './adopt';
+import { createAdopt } from './adopt';
 import { createContinue } from './continue';
-import { isNotFound, nodeFs, type CatalogFs } from './kit/fsio';
+import { nodeFs, type CatalogFs } from './kit/fsio';
+import { createCatalogIndex } from './catalog-index';
+import { createListing } from './listing';
 import type { SqliteOpener } from './kit/sqlite';
 import { createLinkRepo, type Link, type LinkRepo } from './links';
 import { createMonitor, PROVIDER_BUDGET_MS, type MonitorOwnership } from './monitor';
 import { createRemoteCatalog } from './remote';
 import { createUpstreamWatch } from './watch';
-import type { Located, ProviderModule, ProviderSource, VisibleMessage } from './provider';
+import type { ProviderModule, ProviderSource, VisibleMessage } from './provider';
 import { PROVIDER_MODULES } from './providers';
 import { resolveCatalogRoots, type RootsById } from './roots';
 import { guardSource } from './thread-ids';
@@ -125,6 +125,8 @@ export type CatalogService = Omit<Catalog, 'adopt'> & {
   stop(): void;
   /** Addition (tests, benchmarks): how many upstream files are watched for events now. */
   watchedFiles(): number;
+  /** Addition (tests, benchmarks): resolves once what the listings read is in the catalog index. */
+  indexed(): Promise<void>;
 };
 
 /** The files whose changes may mean news for a link: the provider's, or a transcript file's path. */
@@ -195,70 +197,19 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
       deps.logger.warn('catalog: cannot follow the watched links', { error: String(err) });
     }
   }
-  const hostName = os.hostname();
+  const index = createCatalogIndex(deps.db, deps.logger);
+  const { list, listAsync } = createListing({
+    providers,
+    index,
+    logger: deps.logger,
+    hostId,
+    hostName: os.hostname(),
+    adoptedKeys: () => links.keys(),
+    remote: () => remote.list(),
+  });
   let stopped = true;
   // Bumped by stop(): a check in flight ends before its next link (the database may be closing).
   let epoch = 0;
-
-  function describeSafe(id: string, source: ProviderSource, unit: string): Located[] {
-    try {
-      return source.describe(unit);
-    } catch (err) {
-      if (!isNotFound(err))
-        deps.logger.warn('catalog: cannot read a session', { provider: id, error: String(err) });
-      return [];
-    }
-  }
-
-  function unitsSafe(id: string, source: ProviderSource): string[] {
-    try {
-      return source.units();
-    } catch (err) {
-      deps.logger.warn('catalog: cannot list sessions', { provider: id, error: String(err) });
-      return [];
-    }
-  }
-
-  function finish(found: Located[], remoteEntries: CatalogEntry[] = []): CatalogEntry[] {
-    const seen = new Set<string>();
-    const out: CatalogEntry[] = [];
-    for (const f of found) {
-      const id = `${f.entry.provider}:${f.entry.threadId}`;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      const adopted = links.get(adoptedKey(f.entry.provider, f.entry.threadId)) !== undefined;
-      out.push({ ...f.entry, hostId, hostName, remote: false, ...(adopted ? { adopted: true } : {}) });
-    }
-    out.push(...remoteEntries);
-    return out.sort((a, b) => (b.lastActivityAt ?? 0) - (a.lastActivityAt ?? 0));
-  }
-
-  function list(): CatalogEntry[] {
-    const found: Located[] = [];
-    for (const [id, p] of providers)
-      for (const u of unitsSafe(id, p.source)) found.push(...describeSafe(id, p.source, u));
-    return finish(found);
-  }
-
-  async function listAsync(): Promise<CatalogEntry[]> {
-    // The nodes answer while this machine's folders are scanned.
-    const remoteEntries = remote.list();
-    const found: Located[] = [];
-    let slice = performance.now();
-    for (const [id, p] of providers) {
-      const units = unitsSafe(id, p.source);
-      await new Promise((r) => setImmediate(r));
-      for (const u of units) {
-        found.push(...describeSafe(id, p.source, u));
-        // Give the event loop back every few milliseconds of work.
-        if (performance.now() - slice > 8) {
-          await new Promise((r) => setImmediate(r));
-          slice = performance.now();
-        }
-      }
-    }
-    return finish(found, await remoteEntries);
-  }
 
   function rememberOwnText(sessionKey: string, text: string): void {
     links.addOwnText(sessionKey, text, deps.now());
@@ -327,6 +278,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     },
     tick,
     watchedFiles: () => watch.size(),
+    indexed: () => index.settled(),
     continue: continueIn,
     rememberOwnText,
     start() {

@@ -110,6 +110,7 @@ export function createLinkRepo(db: Database.Database) {
     'DELETE FROM catalog_upstream_links WHERE session_key = ? AND generation = ?',
   );
   const removeHostStmt = db.prepare('DELETE FROM catalog_upstream_links WHERE host_id = ?');
+  const keysStmt = db.prepare('SELECT session_key FROM catalog_upstream_links').pluck();
   const ownManyStmt = db.prepare(
     `SELECT session_key, text FROM catalog_own_texts
      WHERE session_key IN (SELECT value FROM json_each(?)) ORDER BY id DESC`,
@@ -138,6 +139,10 @@ export function createLinkRepo(db: Database.Database) {
     get(sessionKey: string): Link | undefined {
       const r = getStmt.get(sessionKey) as LinkRowDb | undefined;
       return r ? toLink(r) : undefined;
+    },
+    /** The session keys of every link (a listing marks the adopted entries with one query). */
+    keys(): Set<string> {
+      return new Set(keysStmt.all() as string[]);
     },
     /** Links some session watches: only those are checked (spec: "watched adopted sessions"). */
     watched(): Link[] {

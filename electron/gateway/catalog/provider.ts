@@ -82,6 +82,12 @@ export interface ProviderSource {
   units(): string[];
   /** The sessions in one unit, from head/tail windows only. */
   describe(unit: string): Located[];
+  /**
+   * A fingerprint of a unit that changes whenever describe(unit) may answer differently (its
+   * size, modification time and inode, and the provider's format version): the catalog index
+   * keeps describe's answer while it is the same. Absent: the unit is described at every listing.
+   */
+  stamp?(unit: string): string;
   /** One thread for adoption (may throw an error that says why it cannot be adopted). */
   find(threadId: string): Located | undefined;
   /** The marker at the current end of the source (adoption). */

@@ -4,49 +4,71 @@
 // inline sidechain rows (spec). The folder name is never decoded: cwd comes from the rows.
 import path from 'node:path';
 import { claudeIsUserRow, claudeRules, claudeTitleText } from './rules';
-import type { CatalogFs } from '../kit/fsio';
+import { fileStamp, type CatalogFs } from '../kit/fsio';
 import type { Located, ProviderSource } from '../provider';
 import { isoTime, str, type Row } from '../kit/rules';
-import { headRows, listDir, oneLine, tailRows } from '../kit/windows';
+import { listDir, oneLine } from '../kit/windows';
+import { firstWith, headAndTail, lastTimestamp, typedRows, type Window } from '../kit/token-rows';
 
 function isMainFile(name: string): boolean {
   return name.endsWith('.jsonl') && !name.startsWith('agent-');
 }
 
-function firstMainUser(rows: Row[]): Row | undefined {
-  return rows.find((r) => claudeIsUserRow(r) && r.isSidechain !== true);
+const USER = Buffer.from('"user"');
+const CWD = Buffer.from('"cwd"');
+const TITLE_ROWS = new Set(['custom-title', 'ai-title', 'summary']);
+
+function isMainUser(r: Row): boolean {
+  return claudeIsUserRow(r) && r.isSidechain !== true;
+}
+
+/** The first main user row and the first prompt a person typed, from the rows holding "user". */
+function firstUsers(w: Window): { first?: Row; prompt?: Row } {
+  let first: Row | undefined;
+  const prompt = firstWith(w, USER, (r) => {
+    if (!isMainUser(r)) return undefined;
+    first ??= r;
+    return claudeRules.human(r) ? r : undefined;
+  });
+  return { ...(first ? { first } : {}), ...(prompt ? { prompt } : {}) };
+}
+
+/** A title in order of preference: the name the person gave, Claude's own, a summary (newest of each). */
+function titleIn(rows: Row[]): string | undefined {
+  let custom: string | undefined;
+  let ai: string | undefined;
+  let summary: string | undefined;
+  for (const r of rows) {
+    if (r.type === 'custom-title' && str(r.customTitle)) custom = str(r.customTitle);
+    else if (r.type === 'ai-title' && str(r.aiTitle)) ai = str(r.aiTitle);
+    else if (r.type === 'summary' && str(r.summary)) summary = str(r.summary);
+  }
+  return custom ?? ai ?? summary;
 }
 
 export function claudeCatalog(
   root: string,
   cfs: CatalogFs,
-): Pick<ProviderSource, 'units' | 'describe' | 'find'> {
+): Pick<ProviderSource, 'units' | 'describe' | 'stamp' | 'find'> {
+  // Reads a head and a tail window and parses only the rows a listing shows (kit/token-rows.ts):
+  // the first user rows and the title rows; the last time is read without parsing.
   function describe(file: string): Located[] {
     const st = cfs.statSync(file);
-    const head = headRows(
-      cfs,
-      file,
-      st.size,
-      (rows) => firstMainUser(rows) !== undefined && rows.some((r) => claudeRules.human(r)),
-    );
-    const first = firstMainUser(head);
+    let seen: Window | undefined;
+    let users: ReturnType<typeof firstUsers> = {};
+    const usersOf = (w: Window) => (w === seen ? users : ((seen = w), (users = firstUsers(w))));
+    const { head, tail } = headAndTail(cfs, file, st.size, (h) => usersOf(h).prompt !== undefined);
+    const { first, prompt } = usersOf(head);
     if (!first) return [];
-    const prompt = head.find((r) => r.isSidechain !== true && claudeRules.human(r));
-    const tail = tailRows(cfs, file, st.size, 0);
-    let custom: string | undefined;
-    let ai: string | undefined;
-    let summary: string | undefined;
-    let last: number | undefined;
-    for (const r of [...head, ...tail]) {
-      if (r.type === 'custom-title' && str(r.customTitle)) custom = str(r.customTitle);
-      else if (r.type === 'ai-title' && str(r.aiTitle)) ai = str(r.aiTitle);
-      else if (r.type === 'summary' && str(r.summary)) summary = str(r.summary);
-      const t = isoTime(r.timestamp);
-      if (t !== undefined && (last === undefined || t > last)) last = t;
-    }
+    const named = titleIn(
+      tail === head
+        ? typedRows(head, TITLE_ROWS)
+        : [...typedRows(head, TITLE_ROWS), ...typedRows(tail, TITLE_ROWS)],
+    );
     const threadId = path.basename(file, '.jsonl');
-    const title = custom ?? ai ?? summary ?? (prompt ? claudeTitleText(prompt) : undefined) ?? threadId;
-    const cwd = str(first.cwd) ?? str(head.find((r) => str(r.cwd))?.cwd);
+    const title = named ?? (prompt ? claudeTitleText(prompt) : undefined) ?? threadId;
+    const cwd = str(first.cwd) ?? firstWith(head, CWD, (r) => str(r.cwd));
+    const created = isoTime(first.timestamp);
     return [
       {
         entry: {
@@ -54,8 +76,8 @@ export function claudeCatalog(
           threadId,
           title: oneLine(title),
           ...(cwd ? { cwd } : {}),
-          ...(isoTime(first.timestamp) !== undefined ? { createdAt: isoTime(first.timestamp) } : {}),
-          lastActivityAt: last ?? st.mtimeMs,
+          ...(created !== undefined ? { createdAt: created } : {}),
+          lastActivityAt: lastTimestamp(tail) ?? lastTimestamp(head) ?? st.mtimeMs,
           sizeBytes: st.size,
         },
         ref: { kind: 'file', path: file },
@@ -73,6 +95,7 @@ export function claudeCatalog(
       return out;
     },
     describe,
+    stamp: (file) => fileStamp(cfs, file, 'claude-1'),
     find(threadId) {
       if (!threadId || threadId.includes('/') || threadId.includes('\\') || threadId.startsWith('agent-'))
         return undefined;

@@ -32,17 +32,27 @@ export function isNotFound(err: unknown): boolean {
 export function readAt(cfs: CatalogFs, file: string, pos: number, len: number): Buffer {
   const fd = cfs.openSync(file, 'r');
   try {
-    const buf = Buffer.allocUnsafe(len);
-    let got = 0;
-    while (got < len) {
-      const n = cfs.readSync(fd, buf, got, len - got, pos + got);
-      if (n <= 0) break;
-      got += n;
-    }
-    return got === len ? buf : buf.subarray(0, got);
+    return readInto(cfs, fd, Buffer.allocUnsafe(len), pos, len);
   } finally {
     cfs.closeSync(fd);
   }
+}
+
+/** Reads up to `len` bytes at `pos` of an open file into the start of `buf`: the part filled. */
+export function readInto(cfs: CatalogFs, fd: number, buf: Buffer, pos: number, len: number): Buffer {
+  let got = 0;
+  while (got < len) {
+    const n = cfs.readSync(fd, buf, got, len - got, pos + got);
+    if (n <= 0) break;
+    got += n;
+  }
+  return got === buf.length ? buf : buf.subarray(0, got);
+}
+
+/** A file's stamp for the catalog index: the reader's format version, size, mtime and inode. */
+export function fileStamp(cfs: CatalogFs, file: string, format: string): string {
+  const st = cfs.statSync(file);
+  return `${format}:${st.size}:${st.mtimeMs}:${st.dev}:${st.ino}`;
 }
 
 export function inodeOf(st: fs.Stats): string {

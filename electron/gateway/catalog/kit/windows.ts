@@ -106,8 +106,15 @@ export function zstdSize(cfs: CatalogFs, file: string): number {
 }
 
 export function oneLine(s: string, max = 200): string {
-  const t = s.trim().replace(/\s+/g, ' ');
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+  // Only the start of a long text can show: collapse a prefix that surely holds `max` characters
+  // (the result is the same as for the whole text), and copy the result out, so a title never
+  // keeps a pasted prompt of megabytes alive (a slice of a string shares its memory).
+  let t = '';
+  for (let cut = max * 4; ; cut *= 4) {
+    t = s.trimStart().slice(0, cut).trimEnd().replace(/\s+/g, ' ');
+    if (t.length > max || cut >= s.length) break;
+  }
+  return JSON.parse(JSON.stringify(t.length > max ? `${t.slice(0, max - 1)}…` : t)) as string;
 }
 
 export function listDir(cfs: CatalogFs, dir: string): { name: string; dir: boolean; file: boolean }[] {

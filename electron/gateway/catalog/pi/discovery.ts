@@ -2,7 +2,7 @@
 // Only version-3 files are listed and adopted: Pi rewrites older files in place when it opens
 // them, so byte offsets into a v1/v2 file are not stable (reference §4.4).
 import path from 'node:path';
-import type { CatalogFs } from '../kit/fsio';
+import { fileStamp, type CatalogFs } from '../kit/fsio';
 import { piRules } from './rules';
 import type { Located, ProviderSource } from '../provider';
 import { isoTime, obj, str } from '../kit/rules';
@@ -10,7 +10,10 @@ import { headRows, listDir, oneLine, tailRows } from '../kit/windows';
 
 export class LegacyPiSessionError extends Error {}
 
-export function piCatalog(root: string, cfs: CatalogFs): Pick<ProviderSource, 'units' | 'describe' | 'find'> {
+export function piCatalog(
+  root: string,
+  cfs: CatalogFs,
+): Pick<ProviderSource, 'units' | 'describe' | 'stamp' | 'find'> {
   function header(file: string): { row: Record<string, unknown>; size: number; mtime: number } | undefined {
     const st = cfs.statSync(file);
     const rows = headRows(cfs, file, st.size, (r) => r.length > 0);
@@ -73,6 +76,7 @@ export function piCatalog(root: string, cfs: CatalogFs): Pick<ProviderSource, 'u
   return {
     units,
     describe,
+    stamp: (file) => fileStamp(cfs, file, 'pi-1'),
     find(threadId) {
       if (!threadId) return undefined;
       const all = units();

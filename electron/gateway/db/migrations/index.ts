@@ -20,6 +20,7 @@ import { migration017 } from './017-reach';
 import { migration018 } from './018-node-host-key';
 import { migration019 } from './019-worktrees';
 import { migration020 } from './020-run-usage';
+import { migration021 } from './021-catalog-index';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,
@@ -42,4 +43,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration018,
   migration019,
   migration020,
+  migration021,
 ];

@@ -19,7 +19,7 @@ import type { AcpStartProgress } from '../../../shared/ipc/agents';
 import type { Db } from '../db/open';
 import { GatewayError, notFound } from '../errors';
 import type { AcpProfile, GatewayEvent, Logger } from '../types';
-import { AcpChild, AcpStartError } from '../runtime/acp/child';
+import { AcpStartError } from '../runtime/acp/start-error';
 import { AcpCommandNotFoundError, resolveCommand } from '../runtime/acp/command';
 import { agentNeeds } from '../runtime/acp/agent-needs';
 import { ArchiveError, type ExtractLimits } from './archive';
@@ -161,6 +161,7 @@ export function createAcpRegistry(deps: RegistryDeps) {
     const progress = (p: Pick<AcpStartProgress, 'stage' | 'text'>) =>
       deps.emit?.({ type: 'acp:progress', progress: { agentId, ...p, elapsedMs: Date.now() - began } });
     try {
+      const { AcpChild } = await import('../runtime/acp/child');
       const child = await AcpChild.start({
         profile,
         cwd: scratch,

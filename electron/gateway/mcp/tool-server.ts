@@ -3,15 +3,19 @@
 // purpose: a client that outlives a restart of Sightline just keeps calling, with no session to
 // re-establish, and a revoked credential is refused on its very next request.
 import type http from 'node:http';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  type CallToolResult,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolResult } from '../types';
+
+/**
+ * The SDK (its HTTP transport and zod with it, about 26 MB) loads at the first MCP request, not
+ * when the gateway starts (issue 31.3): most starts never serve one before the person acts.
+ */
+const loadSdk = () =>
+  Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]);
 
 export const SERVER_INFO = { name: 'sightline', version: '0.1.0' };
 
@@ -53,6 +57,8 @@ export async function serveMcp(
   res: http.ServerResponse,
   body: unknown,
 ): Promise<void> {
+  const [{ Server }, { StreamableHTTPServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] =
+    await loadSdk();
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: handlers.list() }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>

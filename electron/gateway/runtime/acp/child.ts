@@ -12,6 +12,7 @@ import {
   type ContentBlock,
 } from '@agentclientprotocol/sdk';
 import { buildClientApp, type HandlerHost } from './handlers';
+import { AcpStartError } from './start-error';
 import { resolveCommand } from './command';
 import { GROUPS, signalTree } from './process-tree';
 import { registerAcpChild, unregisterAcpChild, type LiveAcpChild } from './live-children';
@@ -23,15 +24,7 @@ import type { AcpChildOptions, AcpLogger, AcpPermissionDecision, AcpRunResult } 
 import { UpdateMapper } from './updates';
 import { parseUsageUpdate, UsageMeter } from './usage';
 
-export class AcpStartError extends Error {
-  constructor(
-    readonly reason: string,
-    readonly stderrTail: string,
-  ) {
-    super(`ACP agent failed to start: ${reason}`);
-    this.name = 'AcpStartError';
-  }
-}
+export { AcpStartError };
 
 const consoleLogger: AcpLogger = { warn: (message, fields) => console.warn(message, fields ?? {}) };
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

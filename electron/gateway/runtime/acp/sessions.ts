@@ -23,7 +23,7 @@ import type { AskToSend } from '../ask-to-send';
 import type { Permissions } from '../permissions';
 import type { RunLifecycle } from '../run-lifecycle';
 import type { ChildRunner } from '../runner';
-import { AcpChild } from './child';
+import type { AcpChild } from './child';
 import { AcpCommandNotFoundError, resolveCommand } from './command';
 import { DiffCollector } from './diffs';
 import { closeAllAcpChildren } from './live-children';
@@ -178,6 +178,8 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       append(key, l, { role: 'tool', actorType: 'agent', toolName: 'terminal', toolCallId: id, text });
     };
     const mcp = l.mcp;
+    // The ACP SDK loads with the first agent (issue 31.3: the gateway starts without it).
+    const { AcpChild } = await import('./child');
     l.child = await AcpChild.start({
       profile: l.profile,
       cwd: l.cwd,

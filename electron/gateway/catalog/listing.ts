@@ -28,7 +28,7 @@ export interface ListingDeps {
 }
 
 export function createListing(deps: ListingDeps) {
-  const { logger, index } = deps;
+  const { logger } = deps;
 
   function unitsOf(id: string, source: ProviderSource): string[] {
     try {

@@ -27,6 +27,27 @@ export interface ListingDeps {
   remote(): Promise<CatalogEntry[]>;
 }
 
+/** This machine's entries (each once, adopted ones marked) and the nodes', newest first. */
+function finish(deps: ListingDeps, found: Located[], remoteEntries: CatalogEntry[] = []): CatalogEntry[] {
+  const adopted = deps.adoptedKeys();
+  const seen = new Set<string>();
+  const out: CatalogEntry[] = [];
+  for (const f of found) {
+    const id = `${f.entry.provider}:${f.entry.threadId}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    out.push({
+      ...f.entry,
+      hostId: deps.hostId,
+      hostName: deps.hostName,
+      remote: false,
+      ...(adopted.has(adoptedKey(f.entry.provider, f.entry.threadId)) ? { adopted: true } : {}),
+    });
+  }
+  out.push(...remoteEntries);
+  return out.sort((a, b) => (b.lastActivityAt ?? 0) - (a.lastActivityAt ?? 0));
+}
+
 export function createListing(deps: ListingDeps) {
   const { logger } = deps;
 
@@ -61,26 +82,6 @@ export function createListing(deps: ListingDeps) {
     return { index: deps.index.pass(id), stamped: [] };
   }
 
-  function finish(found: Located[], remoteEntries: CatalogEntry[] = []): CatalogEntry[] {
-    const adopted = deps.adoptedKeys();
-    const seen = new Set<string>();
-    const out: CatalogEntry[] = [];
-    for (const f of found) {
-      const id = `${f.entry.provider}:${f.entry.threadId}`;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      out.push({
-        ...f.entry,
-        hostId: deps.hostId,
-        hostName: deps.hostName,
-        remote: false,
-        ...(adopted.has(adoptedKey(f.entry.provider, f.entry.threadId)) ? { adopted: true } : {}),
-      });
-    }
-    out.push(...remoteEntries);
-    return out.sort((a, b) => (b.lastActivityAt ?? 0) - (a.lastActivityAt ?? 0));
-  }
-
   function list(): CatalogEntry[] {
     const found: Located[] = [];
     for (const [id, p] of deps.providers) {
@@ -88,7 +89,7 @@ export function createListing(deps: ListingDeps) {
       for (const u of unitsOf(id, p.source)) found.push(...describe(id, p.source, u, one));
       one.index.done(one.stamped);
     }
-    return finish(found);
+    return finish(deps, found);
   }
 
   async function listAsync(): Promise<CatalogEntry[]> {
@@ -110,7 +111,7 @@ export function createListing(deps: ListingDeps) {
       }
       one.index.done(one.stamped);
     }
-    return finish(found, await remoteEntries);
+    return finish(deps, found, await remoteEntries);
   }
 
   return { list, listAsync };

@@ -32,6 +32,7 @@ const OWNERS: Record<string, string> = {
   'electron/gateway/nodes/repository.ts': 'paired nodes',
   'electron/gateway/worktrees/repository.ts': 'worktrees',
   'electron/gateway/catalog/links.ts': 'catalog: upstream links',
+  'electron/gateway/catalog/catalog-index.ts': 'catalog: the index of listed transcripts (migration 021)',
   'electron/gateway/catalog/sqlite.ts': "catalog: opens another tool's database read-only",
   'electron/gateway/catalog/opencode/store.ts': "catalog: OpenCode's own database (read-only)",
   'electron/node/sqlite.ts': "a node: opens OpenCode's database read-only",

@@ -19,7 +19,6 @@ const DEBT = [
   'electron/gateway/runtime/acp/sessions.ts#createAcpSessions',
   'electron/gateway/nodes/service.ts#createNodes',
   'electron/gateway/state/session-state.ts#createStateCore',
-  'electron/gateway/mcp/index.ts#createMcp',
   'electron/gateway/api/handlers.ts#createApiHandlers',
   'electron/gateway/installers/install.ts#createAcpRegistry',
   'electron/gateway/catalog/index.ts#createCatalog',

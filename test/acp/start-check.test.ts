@@ -3,9 +3,10 @@
 // environment; the start check shows its progress and fails as soon as the agent says it cannot go
 // on (Claude Code as root), with its stderr, and leaves no profile and no process.
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AcpStartProgress } from '../../shared/ipc';
-import { openTestGateway, type TestGateway } from '../helpers/gateway';
+import { openTestGateway, waitFor, type TestGateway } from '../helpers/gateway';
 import { serveFixtureRegistry, startRegistryServer, type RegistryServer } from '../helpers/registry-server';
 import { agentNeeds } from '../../electron/gateway/runtime/acp/agent-needs';
 import { parseRegistry } from '../../electron/gateway/installers/format';
@@ -131,6 +132,30 @@ describe('the start check', () => {
     expect(progress.map((p) => p.stage)).toEqual(['spawning', 'initialize', 'session/new', 'stderr']);
     expect(gw.acp.profiles.list()).toEqual([]);
     expect(processesMarked(mark)).toEqual([]);
+  });
+
+  it('an install that fails its start check leaves no process of the agent`s tree and no half folder', async () => {
+    const { gw } = await setup();
+    const mark = `failed-install-${process.pid}-${Date.now()}`;
+    const folder = path.join(t!.dataDir, 'acp-agents', 'fixture-agent');
+    const err = await failure(
+      gw.acp.registry.install('fixture-agent', {
+        // The adapter starts its CLI in a process group of its own (the hardest case for a kill),
+        // then says it cannot run as root, as claude-code-acp does without IS_SANDBOX=1.
+        env: {
+          ACP_FIXTURE_START: 'root-hang',
+          ACP_FIXTURE_GRANDCHILD: 'own-group',
+          SIGHTLINE_TEST_MARK: mark,
+        },
+      }),
+    );
+    expect(err.message).toMatch(
+      /^Fixture Agent was not installed: it could not start: the agent reported a fatal error/,
+    );
+    // Read in /proc, not from the child handle: a re-parented CLI counts too.
+    await waitFor(() => processesMarked(mark).length === 0, 5_000, 'the agent`s tree to end');
+    expect(gw.acp.profiles.list()).toEqual([]);
+    expect(fs.existsSync(folder) ? fs.readdirSync(folder) : []).toEqual([]);
   });
 
   it('names the agent that exits during the start, with its stderr', async () => {

@@ -15,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const common = {
+export const common = {
   bundle: true,
   platform: 'node',
   format: 'cjs',

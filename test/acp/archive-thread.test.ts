@@ -9,8 +9,10 @@ import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { createRequire } from 'node:module';
+import * as esbuild from 'esbuild';
 // @ts-expect-error -- a plain .mjs script without types
-import { buildArchiveWorker } from '../../scripts/build-electron.mjs';
+import { buildArchiveWorker, common } from '../../scripts/build-electron.mjs';
 import { extract, type ExtractLimits } from '../../electron/gateway/installers/archive';
 import type { UnpackAnswer } from '../../electron/gateway/installers/archive-unpack';
 import { startWebServer } from '../../electron/web/server';
@@ -210,5 +212,28 @@ describe('the worker bundle npm run build:electron ships', () => {
       archive: true,
       message: 'link "L1" points outside the folder',
     });
+  });
+
+  it('is found by the bundled main process beside app.asar, where the packaged app unpacks it', async () => {
+    // The layout of a packaged app: main inside app.asar (a plain folder under Node), the worker
+    // in app.asar.unpacked (asarUnpack). archive.ts is bundled as main.cjs bundles it.
+    const dir = tempDir('sightline-worker-asar-');
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const main = path.join(dir, 'app.asar', 'out', 'main', 'archive.cjs');
+    await esbuild.build({
+      ...(common as esbuild.BuildOptions),
+      entryPoints: ['electron/gateway/installers/archive.ts'],
+      outfile: main,
+      logLevel: 'error',
+    });
+    await buildArchiveWorker(path.join(dir, 'app.asar.unpacked', 'out', 'worker', 'archive-worker.cjs'));
+    const bundled = createRequire(import.meta.url)(main) as { extract: typeof extract };
+    fs.writeFileSync(path.join(dir, 'a.tar.gz'), tarGz([{ name: 'bin/tool', body: 'hello', mode: 0o755 }]));
+    expect(await bundled.extract(path.join(dir, 'a.tar.gz'), 'tar.gz', path.join(dir, 'out'))).toEqual({
+      files: 1,
+      bytes: 5,
+      modeless: [],
+    });
+    expect(fs.readFileSync(path.join(dir, 'out', 'bin', 'tool'), 'utf8')).toBe('hello');
   });
 });

@@ -4,7 +4,8 @@
 // inline sidechain rows (spec). The folder name is never decoded: cwd comes from the rows.
 import path from 'node:path';
 import { claudeIsUserRow, claudeRules, claudeTitleText } from './rules';
-import { fileStamp, type CatalogFs } from '../kit/fsio';
+import type { Stats } from 'node:fs';
+import { statStamp, type CatalogFs } from '../kit/fsio';
 import type { Located, ProviderSource } from '../provider';
 import { isoTime, str, type Row } from '../kit/rules';
 import { listDir, oneLine } from '../kit/windows';
@@ -52,8 +53,11 @@ export function claudeCatalog(
 ): Pick<ProviderSource, 'units' | 'describe' | 'stamp' | 'find'> {
   // Reads a head and a tail window and parses only the rows a listing shows (kit/token-rows.ts):
   // the first user rows and the title rows; the last time is read without parsing.
+  let stamped: { file: string; st: Stats } | undefined;
   function describe(file: string): Located[] {
-    const st = cfs.statSync(file);
+    // The listing stamps a file right before describing it: one stat serves both.
+    const st = stamped?.file === file ? stamped.st : cfs.statSync(file);
+    stamped = undefined;
     let seen: Window | undefined;
     let users: ReturnType<typeof firstUsers> = {};
     const usersOf = (w: Window) => (w === seen ? users : ((seen = w), (users = firstUsers(w))));
@@ -95,7 +99,10 @@ export function claudeCatalog(
       return out;
     },
     describe,
-    stamp: (file) => fileStamp(cfs, file, 'claude-1'),
+    stamp(file) {
+      stamped = { file, st: cfs.statSync(file) };
+      return statStamp(stamped.st, 'claude-1');
+    },
     find(threadId) {
       if (!threadId || threadId.includes('/') || threadId.includes('\\') || threadId.startsWith('agent-'))
         return undefined;

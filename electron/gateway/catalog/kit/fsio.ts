@@ -51,7 +51,10 @@ export function readInto(cfs: CatalogFs, fd: number, buf: Buffer, pos: number, l
 
 /** A file's stamp for the catalog index: the reader's format version, size, mtime and inode. */
 export function fileStamp(cfs: CatalogFs, file: string, format: string): string {
-  const st = cfs.statSync(file);
+  return statStamp(cfs.statSync(file), format);
+}
+
+export function statStamp(st: fs.Stats, format: string): string {
   return `${format}:${st.size}:${st.mtimeMs}:${st.dev}:${st.ino}`;
 }
 

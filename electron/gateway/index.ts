@@ -395,6 +395,7 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     transaction: (fn) => tx.run(fn),
     ownership,
     confirm: consent.confirm,
+    onChanged: () => emit({ type: 'catalog:changed' }),
     ...(options.nodes?.requestTimeoutMs !== undefined
       ? { nodeRequestTimeoutMs: options.nodes.requestTimeoutMs }
       : {}),

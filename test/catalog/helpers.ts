@@ -61,6 +61,8 @@ export interface HarnessOptions {
   scheduler?: Scheduler;
   /** Collect the visible messages of what each check consumed (live transcripts) in `live`. */
   live?: boolean;
+  /** Called when a watched root gains or loses a transcript (the gateway's catalog:changed). */
+  onChanged?: () => void;
 }
 
 export function makeHarness(opts: HarnessOptions = {}): Harness {
@@ -166,6 +168,7 @@ export function makeHarness(opts: HarnessOptions = {}): Harness {
     ...(opts.providers ? { providers: opts.providers } : {}),
     ...(opts.scheduler ? { scheduler: opts.scheduler } : {}),
     ...(opts.fileEvents !== undefined ? { fileEvents: opts.fileEvents } : {}),
+    ...(opts.onChanged ? { onChanged: opts.onChanged } : {}),
     ...(opts.live
       ? {
           onUpstreamMessages: (link: { sessionKey: string }, messages: VisibleMessage[]) =>

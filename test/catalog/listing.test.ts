@@ -132,3 +132,51 @@ describe('catalog index', () => {
     expect(rows()).toEqual([]);
   });
 });
+
+describe('catalog roots watched', () => {
+  const changes = () => {
+    let n = 0;
+    return { count: () => n, bump: () => void n++ };
+  };
+  const until = async (ok: () => boolean) => {
+    for (let i = 0; i < 100 && !ok(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(ok()).toBe(true);
+  };
+
+  it('a transcript in a new project folder raises one change; an append raises none', async () => {
+    const c = changes();
+    h = makeHarness({ onChanged: c.bump });
+    fs.mkdirSync(h.roots.claude, { recursive: true });
+    h.catalog.start();
+    expect(h.catalog.list().filter((e) => e.provider === 'claude')).toEqual([]);
+
+    // Claude Code makes the project's folder, then the transcript in it.
+    const file = writeClaude(h.roots.claude);
+    await until(() => c.count() >= 1);
+    expect(
+      h.catalog
+        .list()
+        .filter((e) => e.provider === 'claude')
+        .map((e) => e.threadId),
+    ).toEqual([CLAUDE_ID]);
+    await until(() => h!.catalog.watchedFolders() >= 2);
+    await new Promise((r) => setTimeout(r, 700));
+    const after = c.count();
+
+    fs.appendFileSync(file, claudeAssistant('More.'));
+    await new Promise((r) => setTimeout(r, 700));
+    expect(c.count()).toBe(after);
+
+    // A second session in the same folder, then the folder's removal: each a change.
+    fs.writeFileSync(
+      path.join(path.dirname(file), '0b9c2e4a-1111-4222-8333-944455556666.jsonl'),
+      claudeUser('Hi'),
+    );
+    await until(() => c.count() === after + 1);
+    fs.rmSync(path.dirname(file), { recursive: true });
+    await until(() => c.count() === after + 2);
+    expect(h.catalog.list().filter((e) => e.provider === 'claude')).toEqual([]);
+    h.catalog.stop();
+    expect(h.catalog.watchedFolders()).toBe(0);
+  });
+});

@@ -26,6 +26,7 @@ import { createContinue } from './continue';
 import { nodeFs, type CatalogFs } from './kit/fsio';
 import { createCatalogIndex } from './catalog-index';
 import { createListing } from './listing';
+import { createRootWatch } from './root-watch';
 import type { SqliteOpener } from './kit/sqlite';
 import { createLinkRepo, type Link, type LinkRepo } from './links';
 import { createMonitor, PROVIDER_BUDGET_MS, type MonitorOwnership } from './monitor';
@@ -97,6 +98,11 @@ export interface CatalogDeps {
    * the cadence alone, as on a file system without events).
    */
   fileEvents?: boolean;
+  /**
+   * Addition: the catalog may hold other sessions now (a transcript appeared or went in a watched
+   * root while the catalog runs): the gateway pushes `catalog:changed`.
+   */
+  onChanged?(): void;
   /** Addition: the person's consent to a continue command (default: none asked, trusted). */
   confirm?: Consent['confirm'];
 }
@@ -125,6 +131,8 @@ export type CatalogService = Omit<Catalog, 'adopt'> & {
   stop(): void;
   /** Addition (tests, benchmarks): how many upstream files are watched for events now. */
   watchedFiles(): number;
+  /** Addition (tests, benchmarks): how many catalog folders are watched for new transcripts. */
+  watchedFolders(): number;
   /** Addition (tests, benchmarks): resolves once what the listings read is in the catalog index. */
   indexed(): Promise<void>;
 };
@@ -198,6 +206,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     }
   }
   const index = createCatalogIndex(deps.db, deps.logger);
+  const rootWatch = createRootWatch({ logger: deps.logger, onChanged: () => deps.onChanged?.() });
   const { list, listAsync } = createListing({
     providers,
     index,
@@ -206,6 +215,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     hostName: os.hostname(),
     adoptedKeys: () => links.keys(),
     remote: () => remote.list(),
+    onUnits: (id, units) => rootWatch.follow(providers.get(id)!.root, units),
   });
   let stopped = true;
   // Bumped by stop(): a check in flight ends before its next link (the database may be closing).
@@ -279,6 +289,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     tick,
     watchedFiles: () => watch.size(),
     indexed: () => index.settled(),
+    watchedFolders: () => rootWatch.size(),
     continue: continueIn,
     rememberOwnText,
     start() {
@@ -287,6 +298,10 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
       schedule(FIRST_CHECK_MS);
       syncWatch();
       stopSync = scheduler.every(WATCH_SYNC_MS, syncWatch);
+      if (deps.fileEvents !== false && deps.onChanged) {
+        rootWatch.start();
+        for (const p of providers.values()) rootWatch.follow(p.root, []);
+      }
     },
     stop() {
       // Timers end and a check in flight stops before its next link (the gateway closes the
@@ -298,6 +313,7 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
       stopSync?.();
       stopSync = undefined;
       watch.close();
+      rootWatch.close();
     },
   };
 }

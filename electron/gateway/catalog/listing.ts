@@ -25,6 +25,8 @@ export interface ListingDeps {
   adoptedKeys(): Set<string>;
   /** The paired nodes' entries. */
   remote(): Promise<CatalogEntry[]>;
+  /** The units one provider's listing found (the root watch follows their folders). */
+  onUnits?(providerId: string, units: readonly string[]): void;
 }
 
 /** This machine's entries (each once, adopted ones marked) and the nodes', newest first. */
@@ -86,7 +88,9 @@ export function createListing(deps: ListingDeps) {
     const found: Located[] = [];
     for (const [id, p] of deps.providers) {
       const one = pass(id);
-      for (const u of unitsOf(id, p.source)) found.push(...describe(id, p.source, u, one));
+      const units = unitsOf(id, p.source);
+      deps.onUnits?.(id, units);
+      for (const u of units) found.push(...describe(id, p.source, u, one));
       one.index.done(one.stamped);
     }
     return finish(deps, found);
@@ -99,6 +103,7 @@ export function createListing(deps: ListingDeps) {
     let slice = performance.now();
     for (const [id, p] of deps.providers) {
       const units = unitsOf(id, p.source);
+      deps.onUnits?.(id, units);
       await new Promise((r) => setImmediate(r));
       const one = pass(id);
       for (const u of units) {

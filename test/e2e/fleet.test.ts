@@ -88,6 +88,19 @@ describe('supervising the demo fleet', () => {
     expect(await reconciled.textContent()).toContain(
       'A human intervened directly in that session, so I will take their instruction into account before acting.',
     );
+    // Its session_status result as fields: times as dates, not epoch milliseconds; raw JSON one click away.
+    const result = page
+      .locator('[data-testid="transcript-message"][data-role="tool"]', { hasText: 'session_status' })
+      .last()
+      .locator('[data-testid="tool-result-fields"]');
+    expect(await result.innerText()).toContain('occurred at');
+    expect(await result.innerText()).not.toMatch(/\b1\d{12}\b/);
+    expect(await result.locator('time').count()).toBeGreaterThan(0);
+    await result.locator('[data-testid="tool-result-raw-toggle"]').click();
+    expect(await result.locator('[data-testid="tool-result-raw"]').textContent()).toMatch(
+      /"occurredAt": \d{13}/,
+    );
+    await result.locator('[data-testid="tool-result-raw-toggle"]').click();
     // Its run ended while the person looked at it: idle, not "done — unseen".
     await expect
       .poll(

@@ -77,7 +77,12 @@ describe('keyboard-only navigation', () => {
     await page.locator('[data-testid="timeline"][data-ready="true"]').waitFor();
     await page.locator('[data-testid="timeline-row"][data-kind="child_spawned"]').waitFor();
     await page.keyboard.press('3');
-    await page.locator(`[data-testid="watched-by"][data-watcher="${COORDINATOR}"]`).waitFor();
+    const card = page.locator(`[data-testid="watched-by"][data-watcher="${COORDINATOR}"]`);
+    await card.waitFor();
+    // The watcher by its label; its key is secondary.
+    expect(await card.locator('[data-testid="cursor-session"]').innerText()).toBe(
+      app.gateway.sessions.get(COORDINATOR)!.label,
+    );
     await page.keyboard.press('1');
     await page.locator('[data-testid="transcript"]').waitFor();
   });

@@ -1,7 +1,9 @@
 // Tool arguments and results as readable fields instead of raw JSON: objects become labelled
-// rows, lists become numbered items, session keys become session names (full key on hover).
+// rows, lists become numbered items, session keys become session names (full key on hover),
+// times in epoch milliseconds become dates (the number on hover).
 import { parseSessionKey } from '../../../shared/session-keys';
 import { SessionName } from './SessionName';
+import { dateTime, time } from '../lib/format';
 
 /** Nesting shown as fields; anything deeper is shown as compact JSON. */
 const MAX_DEPTH = 4;
@@ -18,10 +20,30 @@ export function fieldName(key: string): string {
 
 const isKey = (s: string) => s.length <= 512 && parseSessionKey(s).kind !== 'bare';
 
-function Value({ v, depth }: { v: unknown; depth: number }) {
+/**
+ * A time in epoch milliseconds: a field named like one (`occurredAt`, `since`, `createdTime`,
+ * `timestamp`) holding an integer between 2001 and 2286 as milliseconds.
+ */
+export function isEpochMs(name: string, v: unknown): v is number {
+  return (
+    typeof v === 'number' &&
+    Number.isInteger(v) &&
+    v >= 1e12 &&
+    v < 1e13 &&
+    /(at|time|since|timestamp|date|until)$/i.test(name)
+  );
+}
+
+function Value({ v, depth, name = '' }: { v: unknown; depth: number; name?: string }) {
   if (v === null || v === undefined) return <span className="muted">none</span>;
   if (typeof v === 'string')
     return isKey(v) ? <SessionName sessionKey={v} /> : <span className="str">{v}</span>;
+  if (isEpochMs(name, v))
+    return (
+      <time dateTime={new Date(v).toISOString()} title={`${dateTime(v)} (${v})`}>
+        {time(v)}
+      </time>
+    );
   if (typeof v === 'number' || typeof v === 'boolean') return <span className="mono">{String(v)}</span>;
   if (depth >= MAX_DEPTH) return <code>{JSON.stringify(v)}</code>;
   if (Array.isArray(v)) {
@@ -32,7 +54,7 @@ function Value({ v, depth }: { v: unknown; depth: number }) {
           {v.slice(0, MAX_ITEMS).map((x, i) => (
             <span key={i}>
               {i > 0 && ', '}
-              <Value v={x} depth={depth + 1} />
+              <Value v={x} depth={depth + 1} name={name} />
             </span>
           ))}
           {v.length > MAX_ITEMS && <span className="muted"> … {v.length - MAX_ITEMS} more</span>}
@@ -62,7 +84,7 @@ export function Fields({ value, depth = 0 }: { value: Record<string, unknown>; d
         <div key={k} className="field">
           <dt title={k}>{fieldName(k)}</dt>
           <dd>
-            <Value v={v} depth={depth} />
+            <Value v={v} depth={depth} name={k} />
           </dd>
         </div>
       ))}

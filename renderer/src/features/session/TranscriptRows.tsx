@@ -1,6 +1,7 @@
 // The rows of a transcript: messages (tool calls and results as fields), the notices the
 // session's turns read (system lines linked to the changed session) and the running step's
 // output as it streams.
+import { useState } from 'react';
 import type { LiveOutput, NoticeDelivery, TranscriptMessage } from '../../../../shared/ipc';
 import { settledText } from '../../../../shared/activity';
 import { useUi } from '../../stores/ui';
@@ -71,13 +72,29 @@ function actorClass(m: TranscriptMessage): string {
   return 'system';
 }
 
-/** A tool result's JSON as fields; plain text (and errors) as text. */
+/** A tool result's JSON as fields, its raw JSON one click away; plain text (and errors) as text. */
 function Body({ m }: { m: TranscriptMessage }) {
+  const [raw, setRaw] = useState(false);
   const structured = m.role === 'tool' ? parseStructured(m.text) : undefined;
   if (structured) {
     return (
       <div className="tool-result" data-testid="tool-result-fields">
-        <StructuredValue value={structured} />
+        <button
+          type="button"
+          className="link small raw-toggle"
+          data-testid="tool-result-raw-toggle"
+          aria-pressed={raw}
+          onClick={() => setRaw(!raw)}
+        >
+          {raw ? 'As fields' : 'Raw JSON'}
+        </button>
+        {raw ? (
+          <pre className="raw-json" data-testid="tool-result-raw">
+            {JSON.stringify(structured, null, 2)}
+          </pre>
+        ) : (
+          <StructuredValue value={structured} />
+        )}
       </div>
     );
   }

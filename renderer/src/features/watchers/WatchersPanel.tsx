@@ -3,6 +3,7 @@ import { useWatchers } from '../../stores/watchers';
 import { useUi } from '../../stores/ui';
 import { time } from '../../lib/format';
 import { EXPLAIN } from '../../lib/explain';
+import { SessionName } from '../../components/SessionName';
 
 /** One cursor drawn against the head: L (last seen), N (notified), M (material), head. */
 function CursorBar({ c }: { c: CursorRow }) {
@@ -33,14 +34,17 @@ function CursorCard({ c, other, testid }: { c: CursorRow; other: string; testid:
       data-target={c.target}
     >
       <div className="cursor-top">
+        {/* The other session by its label; its key is secondary (small, and on hover). */}
         <button
           type="button"
-          className="link mono"
+          className="link"
+          data-testid="cursor-session"
           title={other}
           onClick={() => openSession(other, 'watchers')}
         >
-          {other}
+          <SessionName sessionKey={other} />
         </button>
+        <span className="muted small mono cursor-key">{other}</span>
         <span className={c.pending ? 'badge notice' : 'badge ok'}>
           {c.pending ? 'notice pending' : 'up to date'}
         </span>

@@ -134,7 +134,8 @@ describe('the main screens against their baselines', () => {
     await page.keyboard.press('Shift+N');
     await page.locator('[data-testid="new-session-dialog"]').waitFor();
     expect(await shoot('new-session')).toEqual([]);
-    await page.keyboard.press('Escape');
+    await page.locator('[data-testid="new-session-dialog"] button', { hasText: 'Cancel' }).click();
+    await page.locator('[data-testid="new-session-dialog"]').waitFor({ state: 'detached' });
   });
 
   it('a consent question', async () => {

@@ -35,14 +35,15 @@ export function SessionOrigin({ s }: { s: SessionView }) {
           </span>
         </>
       )}
-      <span title={dateTime(s.createdAt)} data-testid="session-started">
-        {' · started '}
-        {ago(s.createdAt)}
-      </span>
       {' · '}
       <button type="button" className="link small" data-testid="session-key" title={s.key} onClick={copy}>
         copy key
       </button>
+      {/* Last: the only part that changes by itself (the visual check masks it). */}
+      <span title={dateTime(s.createdAt)} data-testid="session-started">
+        {' · started '}
+        {ago(s.createdAt)}
+      </span>
     </div>
   );
 }

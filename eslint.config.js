@@ -49,7 +49,7 @@ export const LAYERS = [
   {
     name: 'main',
     files: ['electron/main/'],
-    may: ['web', 'api', 'gateway', 'db', 'gateway/base', 'shared'],
+    may: ['web', 'serve', 'api', 'gateway', 'db', 'gateway/base', 'shared'],
     why: 'Electron main hosts the gateway; the renderer and the preload are bundled on their own',
   },
   {

@@ -12,6 +12,7 @@ import { createPushBridge, type PushBridge } from '../gateway/api/push-bridge';
 import type { Gateway } from '../gateway';
 import { startGatewayHost, type GatewayHost } from '../gateway/host';
 import { useNativeBinding } from '../gateway/db/sqlite';
+import { connectRemoteGateway, inviteFromEnv, remoteTarget, type RemoteTarget } from '../serve/remote';
 import { nativeConsent } from './consent-dialog';
 import { hardenSession, hardenWebContents } from './guards';
 import { registerIpcHandlers } from './ipc';
@@ -31,6 +32,8 @@ let mainWindow: BrowserWindow | undefined;
 let host: GatewayHost | undefined;
 let api: ApiHandlers | undefined;
 let pushBridge: PushBridge | undefined;
+/** `--connect`: a gateway a team shares answers instead of a local one (no local database). */
+let remote: { close(): void; unsubscribe(): void } | undefined;
 let notifier: NativeNotifier | undefined;
 let removeIpcHandlers: (() => void) | undefined;
 const trustedContents = new Set<number>();
@@ -44,6 +47,7 @@ const shutdown = createShutdown(
   [
     ['notifications', () => notifier?.close()],
     ['push', () => pushBridge?.close()],
+    ['remote', () => (remote?.unsubscribe(), remote?.close())],
     ['ipc', () => removeIpcHandlers?.()],
     ['gateway', () => host?.close()],
   ],
@@ -131,6 +135,31 @@ function startGateway(): void {
   });
 }
 
+/** The desktop app on a shared gateway: the same client and credential store as browser mode. */
+async function startRemote(target: RemoteTarget): Promise<void> {
+  const r = await connectRemoteGateway({
+    ...target,
+    dataDir: app.getPath('userData'),
+    ...(inviteFromEnv() ? { invite: inviteFromEnv()! } : {}),
+    onEnd: (reason) => {
+      if (reason === 'closed') return; // our own shutdown
+      dialog.showErrorBox('Sightline: the gateway ended this connection', reason);
+      app.quit();
+    },
+  });
+  const unsubscribe = r.subscribe((batch) => {
+    if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(PUSH_CHANNEL, batch);
+  });
+  remote = { close: r.close, unsubscribe };
+  console.log(`[sightline] connected to ${target.url} as ${r.account.id}`);
+  removeIpcHandlers = registerIpcHandlers(ipcMain, {
+    dispatch: r.dispatch,
+    isTrustedSender: (event) => isTrustedSender(event, trustedContents),
+    onProblem: (channel, error) =>
+      console.warn(`[sightline] ipc ${channel}: ${error.code}: ${error.message}`),
+  });
+}
+
 function main(): void {
   // Before anything else: a second launch only focuses the first one.
   if (!app.requestSingleInstanceLock()) {
@@ -153,10 +182,12 @@ function main(): void {
 
   app
     .whenReady()
-    .then(() => {
+    .then(async () => {
       hardenSession(session.defaultSession);
       serveRenderer(RENDERER_ROOT);
-      startGateway();
+      const target = remoteTarget(process.argv, process.env);
+      if (target) await startRemote(target);
+      else startGateway();
       openWindow();
     })
     .catch((err: unknown) => {

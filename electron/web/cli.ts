@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBrowserMode } from './app';
-import { inviteFromEnv, startConnectedBrowserMode } from './connect';
+import { inviteFromEnv, remoteTarget, type RemoteTarget } from '../serve/remote';
+import { startConnectedBrowserMode } from './connect';
 import { openInBrowser } from './open-browser';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -23,8 +24,8 @@ async function main(): Promise<void> {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
   const port = Number(process.env.SIGHTLINE_WEB_PORT ?? 0);
   const wanted = Number.isInteger(port) && port > 0 && port < 65536 ? port : 0;
-  const connect = flagValue('--connect');
-  if (connect) return runConnected(connect, dataDir, rendererDir, wanted, pkg.version);
+  const target = remoteTarget(process.argv, process.env);
+  if (target) return runConnected(target, dataDir, rendererDir, wanted, pkg.version);
   // The node file installed on machines added over SSH (npm run web builds it).
   const bundle = path.join(root, 'out/node/sightline-node.mjs');
   const app = await startBrowserMode({
@@ -67,20 +68,13 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-function flagValue(name: string): string | undefined {
-  const at = process.argv.indexOf(name);
-  return at === -1 ? undefined : process.argv[at + 1];
-}
-
 async function runConnected(
-  url: string,
+  { url, pin }: RemoteTarget,
   dataDir: string,
   rendererDir: string,
   port: number,
   version: string,
 ) {
-  const pin = flagValue('--pin');
-  if (!pin) throw new Error('--connect needs --pin sha256:<hex> (the Fingerprint line of npm run serve)');
   const invite = inviteFromEnv();
   let close = async (): Promise<void> => undefined;
   const app = await startConnectedBrowserMode({

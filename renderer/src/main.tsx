@@ -10,6 +10,7 @@ import './styles/panels.css';
 import './styles/fleet.css';
 import './styles/pages.css';
 import './styles/agents.css';
+import './styles/worktrees.css';
 
 // The first render yields (a transition renders in slices): the socket's open event, and with it
 // the snapshot request, is not held up behind it, so the gateway works while React renders.

@@ -49,6 +49,8 @@ export interface WorktreeProbe {
   repository?: string;
   /** The branch checked out there; absent on a detached HEAD. */
   branch?: string;
+  /** Addition: the repository's local branches (at most 200), to pick a base from. */
+  branches?: string[];
   /** Why the agent will start in place, in the person's words. */
   inPlaceReason?: string;
 }

@@ -41,7 +41,12 @@ describe('worktrees channels', () => {
   it('probe, start isolated, counts in the fleet row, review, keep', async () => {
     const { call, raw } = setup();
     const plain = fs.realpathSync(tempDir());
-    expect(await call('worktrees:probe', { path: repo })).toEqual({ repository: repo, branch: 'main' });
+    git(repo, 'branch', 'release');
+    expect(await call('worktrees:probe', { path: repo })).toEqual({
+      repository: repo,
+      branch: 'main',
+      branches: ['main', 'release'],
+    });
     expect(await call('worktrees:probe', { path: plain })).toEqual({
       inPlaceReason: 'the folder is not in a git repository',
     });

@@ -39,9 +39,11 @@ export async function probe(cwd: string): Promise<WorktreeProbe & { repo?: Repo 
       inPlaceReason: 'the repository has no commits yet',
     };
   const branch = await git(top, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
+  const heads = await git(top, ['for-each-ref', '--count=200', '--format=%(refname:short)', 'refs/heads']);
   return {
     repository,
     ...(branch.code === 0 ? { branch: branch.stdout.trim() } : {}),
+    branches: heads.stdout.split('\n').filter(Boolean),
     repo: {
       repository,
       top,

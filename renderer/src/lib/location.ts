@@ -2,7 +2,7 @@
 // or a shared link comes back to the same place. The fragment never reaches a server; browser
 // mode's `token` parameter rides in it only until the page has taken it (api.ts).
 export const VIEWS = ['session', 'inbox', 'search', 'catalog', 'settings', 'guide'] as const;
-export const TABS = ['transcript', 'timeline', 'watchers'] as const;
+export const TABS = ['transcript', 'timeline', 'watchers', 'changes'] as const;
 
 export interface Place {
   view: (typeof VIEWS)[number];

@@ -4,7 +4,7 @@ import type { AppInfo } from '../../../shared/ipc';
 import { call } from '../lib/api';
 
 export type View = 'session' | 'inbox' | 'search' | 'catalog' | 'settings' | 'guide';
-export type SessionTab = 'transcript' | 'timeline' | 'watchers';
+export type SessionTab = 'transcript' | 'timeline' | 'watchers' | 'changes';
 
 interface UiState {
   view: View;

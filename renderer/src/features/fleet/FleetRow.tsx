@@ -9,6 +9,7 @@ import { AlertBadge, NoticeBadge, STATUS_LOOK, StatusBadge } from '../../compone
 import { age, dateTime, sessionTitle } from '../../lib/format';
 import { toolOf } from './tree';
 import { RowUsage } from '../session/Usage';
+import { WorktreeBadge } from '../worktrees/WorktreeBadge';
 
 export const KIND_LABEL = {
   main: 'main',
@@ -33,6 +34,7 @@ export function RowBadges({ s, tool }: { s: SessionView; tool?: string }) {
       <NoticeBadge count={s.pendingNotices} />
       <RowUsage s={s} tool={tool} />
       {s.alert && <AlertBadge summary={s.alert.summary} />}
+      <WorktreeBadge s={s} />
       {s.archived && <span className="badge">archived</span>}
     </>
   );

@@ -84,6 +84,11 @@ export function Guide() {
         <dd>A session&apos;s events: who changed what, when. Never message content.</dd>
         <dt>Watchers tab</dt>
         <dd>The cursors on a session: L last seen, N notified, M material. {EXPLAIN.material}</dd>
+        <dt>Changes tab</dt>
+        <dd>
+          For a session in its own git worktree: what it changed against the base, side by side; comment on
+          lines, then merge, rebase, discard or keep the worktree.
+        </dd>
         <dt>Inbox</dt>
         <dd>What needs you, and the history of what each watcher was told and when it reconciled.</dd>
         <dt>Catalog</dt>

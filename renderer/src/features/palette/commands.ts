@@ -96,6 +96,7 @@ export function buildCommands(): Command[] {
     { id: 'tab-transcript', label: 'Show transcript', hint: '1', run: () => ui.setTab('transcript') },
     { id: 'tab-timeline', label: 'Show signal log', hint: '2', run: () => ui.setTab('timeline') },
     { id: 'tab-watchers', label: 'Show watchers', hint: '3', run: () => ui.setTab('watchers') },
+    { id: 'tab-changes', label: 'Show changes (worktree)', hint: '4', run: () => ui.setTab('changes') },
     { id: 'demo', label: 'Start demo fleet', run: startDemo },
     { id: 'demo-reset', label: 'Reset the demo fleet', run: resetDemo },
     { id: 'theme', label: 'Toggle dark theme', run: toggleTheme },

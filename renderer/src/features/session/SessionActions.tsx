@@ -8,6 +8,7 @@ import { call, errorMessage } from '../../lib/api';
 import { sessionTitle } from '../../lib/format';
 import { useTranscript } from '../../stores/transcript';
 import { useUi } from '../../stores/ui';
+import { WorktreeExit } from '../worktrees/WorktreeExit';
 
 type Asking = { action: 'reset' | 'delete'; impact: SessionImpact } | null;
 
@@ -63,7 +64,10 @@ export function SessionActions({ s }: { s: SessionView }) {
   const setError = useUi((st) => st.setError);
   const [asking, setAsking] = useState<Asking>(null);
   const [busy, setBusy] = useState(false);
+  // A session with a worktree asks what happens to it first (issue 26).
+  const [exit, setExit] = useState<'archive' | 'delete' | null>(null);
   const fail = (err: unknown) => setError(errorMessage(err));
+  const archive = () => call('sessions:archive', { sessionKey: s.key, archived: !s.archived }).catch(fail);
 
   const ask = (action: 'reset' | 'delete') =>
     call('sessions:impact', { sessionKey: s.key }).then((impact) => setAsking({ action, impact }), fail);
@@ -93,7 +97,7 @@ export function SessionActions({ s }: { s: SessionView }) {
         <button
           type="button"
           data-testid="session-archive"
-          onClick={() => call('sessions:archive', { sessionKey: s.key, archived: !s.archived }).catch(fail)}
+          onClick={() => (s.worktree && !s.archived ? setExit('archive') : void archive())}
           title={
             s.archived ? 'Show it in the fleet tree again' : 'Hide it from the fleet tree; nothing is deleted'
           }
@@ -108,12 +112,24 @@ export function SessionActions({ s }: { s: SessionView }) {
             type="button"
             className="danger"
             data-testid="session-delete"
-            onClick={() => void ask('delete')}
+            onClick={() => (s.worktree ? setExit('delete') : void ask('delete'))}
           >
             Delete…
           </button>
         )}
       </div>
+      {exit && (
+        <WorktreeExit
+          s={s}
+          action={exit}
+          onCancel={() => setExit(null)}
+          onProceed={() => {
+            setExit(null);
+            if (exit === 'archive') void archive();
+            else void ask('delete');
+          }}
+        />
+      )}
       {asking && (
         <div className="confirm" role="alertdialog" data-testid={`confirm-${asking.action}`}>
           {asking.action === 'reset' ? (

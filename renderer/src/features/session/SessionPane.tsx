@@ -17,20 +17,23 @@ import { GoalEditor } from './GoalEditor';
 import { Timeline } from '../timeline/Timeline';
 import { WatchersPanel } from '../watchers/WatchersPanel';
 import { PermissionBanner } from '../acp/PermissionPrompt';
+import { ChangesTab } from '../worktrees/ChangesTab';
 
 const TABS: { id: SessionTab; label: string; key: string }[] = [
   { id: 'transcript', label: 'Transcript', key: '1' },
   { id: 'timeline', label: 'Signal log', key: '2' },
   { id: 'watchers', label: 'Watchers', key: '3' },
+  { id: 'changes', label: 'Changes', key: '4' },
 ];
 
 /** The session's views by name; each one's key is on hover and in the `?` list. */
-function SessionTabs() {
+function SessionTabs({ hasWorktree }: { hasWorktree: boolean }) {
   const tab = useUi((st) => st.tab);
   const setTab = useUi((st) => st.setTab);
   return (
     <div className="tabs" role="tablist" aria-label="Session views">
-      {TABS.map((t) => (
+      {/* Changes only for a session with a worktree (or while open, after a discard). */}
+      {TABS.filter((t) => t.id !== 'changes' || hasWorktree || tab === 'changes').map((t) => (
         <button
           key={t.id}
           type="button"
@@ -99,7 +102,7 @@ export function SessionPane({ sessionKey }: { sessionKey: string }) {
       <GoalEditor key={`${s.key}:${s.goal?.updatedAt ?? 0}`} sessionKey={s.key} goal={s.goal} />
       <PermissionBanner sessionKey={s.key} />
       <StatusBanner s={s} />
-      <SessionTabs />
+      <SessionTabs hasWorktree={!!s.worktree} />
       <div className="tab-body" role="tabpanel">
         {tab === 'transcript' && (
           <>
@@ -109,6 +112,7 @@ export function SessionPane({ sessionKey }: { sessionKey: string }) {
         )}
         {tab === 'timeline' && <Timeline />}
         {tab === 'watchers' && <WatchersPanel />}
+        {tab === 'changes' && <ChangesTab sessionKey={s.key} />}
       </div>
     </section>
   );

@@ -55,6 +55,9 @@ export function onGlobalKey(e: KeyboardEvent): void {
     case '3':
       ui.setTab('watchers');
       break;
+    case '4':
+      ui.setTab('changes');
+      break;
     case 'i':
       ui.setView('inbox');
       break;

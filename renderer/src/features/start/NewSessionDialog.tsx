@@ -10,6 +10,7 @@ import { useFleet } from '../../stores/fleet';
 import { useProfiles } from '../../stores/profiles';
 import { useStart } from '../../stores/start';
 import { useUi } from '../../stores/ui';
+import { IsolationField, useIsolation } from '../worktrees/IsolationField';
 
 /** `agent:<id>` or `acp:<id>`: one select for both kinds of runner. */
 type Runner = string;
@@ -135,6 +136,7 @@ export function NewSessionDialog() {
     [sessions, parentKey],
   );
   const chosen = runner || defaultRunner(agents, profiles);
+  const isolation = useIsolation(cwd, chosen.startsWith('acp:'));
   const ready = chosen !== '' && message.trim() !== '' && !starting;
 
   const submit = async () => {
@@ -148,6 +150,7 @@ export function NewSessionDialog() {
         ...(cwd.trim() ? { cwd: cwd.trim() } : {}),
         ...(label.trim() ? { label: label.trim() } : {}),
         ...(parentKey ? { parentKey } : {}),
+        ...(cwd.trim() ? isolation.args : {}),
       });
       rememberRunner(chosen);
       hide();
@@ -203,6 +206,7 @@ export function NewSessionDialog() {
             </optgroup>
           </select>
           <FolderField value={cwd} onChange={setCwd} />
+          <IsolationField state={isolation} />
           <label htmlFor="start-label">Label</label>
           <input
             id="start-label"

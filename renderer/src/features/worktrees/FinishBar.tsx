@@ -34,6 +34,46 @@ function KeepPanel({ s, onClose }: { s: SessionView; onClose(): void }) {
   );
 }
 
+function FinishButtons({
+  base,
+  rebasing,
+  toggle,
+  rebase,
+}: {
+  base: string;
+  rebasing: boolean;
+  toggle(p: Panel): void;
+  rebase(): void;
+}) {
+  return (
+    <div className="inline">
+      <button type="button" className="primary" data-testid="worktree-merge" onClick={() => toggle('merge')}>
+        Merge…
+      </button>
+      <button
+        type="button"
+        data-testid="worktree-rebase"
+        disabled={rebasing}
+        title={`Replay the worktree's commits onto the tip of ${base}`}
+        onClick={rebase}
+      >
+        {rebasing ? 'Rebasing…' : `Rebase onto ${base}`}
+      </button>
+      <button
+        type="button"
+        className="danger"
+        data-testid="worktree-discard"
+        onClick={() => toggle('discard')}
+      >
+        Discard…
+      </button>
+      <button type="button" data-testid="worktree-keep" onClick={() => toggle('keep')}>
+        Keep…
+      </button>
+    </div>
+  );
+}
+
 export function FinishBar({ s, onChanged }: { s: SessionView; onChanged(): void }) {
   const [panel, setPanel] = useState<Panel>(null);
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
@@ -58,36 +98,7 @@ export function FinishBar({ s, onChanged }: { s: SessionView; onChanged(): void 
   };
   return (
     <div className="finish-bar" data-testid="finish-bar">
-      <div className="inline">
-        <button
-          type="button"
-          className="primary"
-          data-testid="worktree-merge"
-          onClick={() => toggle('merge')}
-        >
-          Merge…
-        </button>
-        <button
-          type="button"
-          data-testid="worktree-rebase"
-          disabled={rebasing}
-          title={`Replay the worktree's commits onto the tip of ${w.base}`}
-          onClick={() => void rebase()}
-        >
-          {rebasing ? 'Rebasing…' : `Rebase onto ${w.base}`}
-        </button>
-        <button
-          type="button"
-          className="danger"
-          data-testid="worktree-discard"
-          onClick={() => toggle('discard')}
-        >
-          Discard…
-        </button>
-        <button type="button" data-testid="worktree-keep" onClick={() => toggle('keep')}>
-          Keep…
-        </button>
-      </div>
+      <FinishButtons base={w.base} rebasing={rebasing} toggle={toggle} rebase={() => void rebase()} />
       {note && (
         <p className={note.ok ? 'field-note ok' : 'form-error'} role="status" data-testid="finish-note">
           {note.text}

@@ -11,6 +11,39 @@ const defaultMessage = (s: SessionView, strategy: MergeStrategy) =>
     ? `${sessionTitle(s)}\n\nSquashed from ${s.worktree!.branch} by Sightline.`
     : `Merge branch '${s.worktree!.branch}'`;
 
+function StrategyChoice({ strategy, pick }: { strategy: MergeStrategy; pick(s: MergeStrategy): void }) {
+  return (
+    <div className="inline" role="radiogroup" aria-label="How to merge">
+      <label>
+        <input type="radio" checked={strategy === 'squash'} onChange={() => pick('squash')} /> Squash into one
+        commit
+      </label>
+      <label>
+        <input
+          type="radio"
+          data-testid="merge-strategy-merge"
+          checked={strategy === 'merge'}
+          onChange={() => pick('merge')}
+        />{' '}
+        Merge commit (keeps the branch&apos;s commits)
+      </label>
+    </div>
+  );
+}
+
+function Refusal({ text, base, onRebase }: { text: string; base: string; onRebase(): void }) {
+  return (
+    <div className="form-error" role="alert" data-testid="merge-refusal">
+      <p>{text}</p>
+      {/rebase/i.test(text) && (
+        <button type="button" data-testid="merge-offer-rebase" onClick={onRebase}>
+          Rebase the worktree onto {base}
+        </button>
+      )}
+    </div>
+  );
+}
+
 export function MergePanel({
   s,
   onMerged,
@@ -51,21 +84,7 @@ export function MergePanel({
           Merge {s.worktree!.branch} into {base}
         </strong>
       </p>
-      <div className="inline" role="radiogroup" aria-label="How to merge">
-        <label>
-          <input type="radio" checked={strategy === 'squash'} onChange={() => pick('squash')} /> Squash into
-          one commit
-        </label>
-        <label>
-          <input
-            type="radio"
-            data-testid="merge-strategy-merge"
-            checked={strategy === 'merge'}
-            onChange={() => pick('merge')}
-          />{' '}
-          Merge commit (keeps the branch&apos;s commits)
-        </label>
-      </div>
+      <StrategyChoice strategy={strategy} pick={pick} />
       <label className="small muted" htmlFor="merge-message">
         Commit message
       </label>
@@ -81,16 +100,7 @@ export function MergePanel({
       <p className="small muted">
         Uncommitted files in the worktree are included. {base} moves; the worktree stays.
       </p>
-      {refusal && (
-        <div className="form-error" role="alert" data-testid="merge-refusal">
-          <p>{refusal}</p>
-          {/rebase/i.test(refusal) && (
-            <button type="button" data-testid="merge-offer-rebase" onClick={onRebase}>
-              Rebase the worktree onto {base}
-            </button>
-          )}
-        </div>
-      )}
+      {refusal && <Refusal text={refusal} base={base} onRebase={onRebase} />}
       <div className="inline">
         <button
           type="button"

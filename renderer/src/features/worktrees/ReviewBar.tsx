@@ -14,6 +14,26 @@ const VERDICTS: { id: Verdict; label: string; cls: string }[] = [
   { id: 'comment', label: 'Send comments', cls: '' },
 ];
 
+function CommentList({ comments, onRemove }: { comments: ReviewComment[]; onRemove(index: number): void }) {
+  if (comments.length === 0) return null;
+  return (
+    <ol className="review-comments" data-testid="review-comments">
+      {comments.map((c, i) => (
+        <li key={i}>
+          <span className="mono">
+            {c.path}:{c.line}
+            {c.side === 'old' ? ' (old)' : ''}
+          </span>{' '}
+          {c.text}{' '}
+          <button type="button" className="link" title="Remove this comment" onClick={() => onRemove(i)}>
+            remove
+          </button>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
 export function ReviewBar({
   sessionKey,
   comments,
@@ -51,22 +71,7 @@ export function ReviewBar({
   };
   return (
     <div className="review-bar" data-testid="review-bar">
-      {comments.length > 0 && (
-        <ol className="review-comments" data-testid="review-comments">
-          {comments.map((c, i) => (
-            <li key={i}>
-              <span className="mono">
-                {c.path}:{c.line}
-                {c.side === 'old' ? ' (old)' : ''}
-              </span>{' '}
-              {c.text}{' '}
-              <button type="button" className="link" title="Remove this comment" onClick={() => onRemove(i)}>
-                remove
-              </button>
-            </li>
-          ))}
-        </ol>
-      )}
+      <CommentList comments={comments} onRemove={onRemove} />
       <div className="inline">
         <input
           className="grow"

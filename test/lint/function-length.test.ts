@@ -18,7 +18,6 @@ const COMPOSITION_ROOTS = ['electron/gateway/index.ts#createGateway'];
 const DEBT = [
   'electron/gateway/runtime/acp/sessions.ts#createAcpSessions',
   'electron/gateway/nodes/service.ts#createNodes',
-  'electron/gateway/api/handlers.ts#createApiHandlers',
   'electron/gateway/installers/install.ts#createAcpRegistry',
   'electron/gateway/catalog/index.ts#createCatalog',
   'electron/node/service.ts#createNodeService',

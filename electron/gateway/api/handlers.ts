@@ -1,7 +1,8 @@
 // The API handlers behind every IPC channel: Electron's ipcMain wrapper and browser mode's
 // WebSocket both call `dispatch`, which parses with the channel's zod schema, runs the handler
 // and returns the result envelope. It never throws. Over 330 lines because it is the one table
-// of every channel and its handler; each handler is a line or two that calls a service.
+// of every channel and its handler, in four groups by domain; each handler is a line or two that
+// calls a service.
 import { isChannel, type Channel } from '../../../shared/ipc/channels';
 import type { Envelope, ResultMap } from '../../../shared/ipc/contract';
 import { parseArgs, type ArgsParsed } from '../../../shared/ipc/schemas';
@@ -64,31 +65,28 @@ const sharedOnly = async (): Promise<never> => {
   );
 };
 
-export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers {
-  const dismissals = opts.dismissals ?? gw.person?.dismissals ?? createMemoryDismissalStore();
-  const now = opts.now ?? Date.now;
-  const preferences = opts.preferences ?? gw.person?.preferences ?? createMemoryPreferenceStore();
-  let viewing: string | undefined;
-  const actor = opts.actorId !== undefined ? { actorId: opts.actorId } : {};
-  const HUMAN: Actor = opts.actorId !== undefined ? { type: 'human', id: opts.actorId } : { type: 'human' };
+/** What every group of handlers shares: the gateway, the options and the session lookups. */
+interface Ctx {
+  gw: GatewayApi;
+  opts: ApiOptions;
+  now: () => number;
+  dismissals: DismissalStore;
+  preferences: PreferenceStore;
+  /** The actor id of the person's turns on a shared gateway (spread into the call). */
+  actor: { actorId?: string };
+  HUMAN: Actor;
+  session(rawKey: string): SessionInfo;
+  view(info: SessionInfo): SessionView;
+  setViewing(key: string | undefined): void;
+}
 
-  const session = (rawKey: string): SessionInfo => {
-    const key = normalizeSessionKey(rawKey);
-    const info = gw.sessions.get(key);
-    if (!info) throw new GatewayError('not_found', `Unknown sessionKey: ${rawKey}`);
-    return info;
-  };
-  const view = (info: SessionInfo): SessionView => sessionView(gw, info, dismissals);
+/** One group of the table: the channels it names, each handler typed by its channel. */
+const group = <K extends Channel>(handlers: { [C in K]: Handler<C> }): { [C in K]: Handler<C> } => handlers;
 
-  const handlers: HandlerMap = {
-    ...worktreeHandlers(
-      () => {
-        if (!gw.worktrees) throw new GatewayError('unavailable', 'this gateway has no worktrees');
-        return gw.worktrees;
-      },
-      session,
-      opts.actorId,
-    ),
+/** The fleet, sessions and their runs. */
+function sessionHandlers(c: Ctx) {
+  const { gw, now, dismissals, actor, session, view } = c;
+  return group({
     'fleet:snapshot': async () => ({
       agents: gw.agents.list().map(agentView),
       sessions: fleetViews(gw, dismissals),
@@ -99,11 +97,6 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       gw.status.seen(session(sessionKey).key);
       return { seen: true };
     },
-    'transcript:page': async ({ sessionKey, beforeId, limit }) => {
-      const info = session(sessionKey);
-      const page = gw.transcripts.page(info.key, { ...(beforeId !== undefined ? { beforeId } : {}), limit });
-      return transcriptPage(gw, info.key, page, beforeId === undefined);
-    },
     'human:send': async ({ sessionKey, text }) => {
       const info = session(sessionKey);
       await gw.human.send(info.key, text, { channel: 'desktop', ...actor });
@@ -111,6 +104,60 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
     },
     'runs:cancel': async ({ sessionKey }) => ({ cancelled: gw.runtime.cancel(session(sessionKey).key) }),
     'runs:retry': async ({ sessionKey }) => ({ retried: gw.runtime.retry(session(sessionKey).key) }),
+    'runs:list': async ({ sessionKey }) => gw.runs.list(session(sessionKey).key),
+    'sessions:start': async ({
+      agentId,
+      acpProfileId,
+      cwd,
+      label,
+      message,
+      parentKey,
+      isolation,
+      base,
+      worktreesFolder,
+    }) =>
+      view(
+        await gw.sessions.start({
+          message,
+          ...(isolation !== undefined ? { isolation } : {}),
+          ...(base !== undefined ? { base } : {}),
+          ...(worktreesFolder !== undefined ? { worktreesFolder } : {}),
+          ...(agentId !== undefined ? { agentId } : {}),
+          ...(acpProfileId !== undefined ? { acpProfileId } : {}),
+          ...(cwd !== undefined ? { cwd } : {}),
+          ...(label !== undefined ? { label } : {}),
+          ...(parentKey !== undefined ? { parentKey: session(parentKey).key } : {}),
+          ...actor,
+        }),
+      ),
+    'sessions:changes': async ({ sessionKey }) => ({
+      files: gw.transcripts.changedFiles(session(sessionKey).key),
+    }),
+    'sessions:impact': async ({ sessionKey }) => gw.sessions.impact(session(sessionKey).key),
+    'sessions:reset': async ({ sessionKey }) => {
+      const info = session(sessionKey);
+      gw.sessions.reset(info.key);
+      return view(session(info.key));
+    },
+    'sessions:delete': async ({ sessionKey }) => {
+      const info = session(sessionKey);
+      gw.sessions.delete(info.key, info.agentId);
+      return { deleted: true };
+    },
+    'sessions:archive': async ({ sessionKey, archived }) =>
+      view(gw.sessions.archive(session(sessionKey).key, archived)),
+  });
+}
+
+/** What a session shows: transcript, goal, timeline, watchers; the Inbox and search. */
+function stateHandlers(c: Ctx) {
+  const { gw, now, dismissals, preferences, HUMAN, session } = c;
+  return group({
+    'transcript:page': async ({ sessionKey, beforeId, limit }) => {
+      const info = session(sessionKey);
+      const page = gw.transcripts.page(info.key, { ...(beforeId !== undefined ? { beforeId } : {}), limit });
+      return transcriptPage(gw, info.key, page, beforeId === undefined);
+    },
     'goals:set': async ({ sessionKey, objective, status }) => {
       const info = session(sessionKey);
       return gw.goals.set(
@@ -158,30 +205,14 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       dismissals.add(id, now());
       return { dismissed: true };
     },
-    'catalog:list': async () => gw.catalog.listAsync(),
-    'catalog:adopt': async ({ provider, threadId, hostId }) =>
-      view(await gw.catalog.adopt({ provider, threadId, ...(hostId !== undefined ? { hostId } : {}) })),
-    'catalog:roots': async () => catalogRootViews(gw.catalogRoots),
-    'nodes:list': async () => gw.catalog.nodes.list(),
-    // A node command the person names is asked for by the gateway (consent) before it runs.
-    'nodes:add': async (input) => gw.catalog.nodes.add(input),
-    'nodes:rename': async ({ id, name }) => gw.catalog.nodes.rename(id, name),
-    'nodes:remove': async ({ id }) => {
-      gw.catalog.nodes.remove(id);
-      return { removed: true };
-    },
-    'demo:start': async () => gw.runtime.startDemo(),
-    'demo:reset': async () => gw.runtime.resetDemo(),
     'search:query': async ({ query, limit }) => searchSessions(gw, query, limit),
-    'prefs:get': async () => preferences.get(),
-    'prefs:set': async (patch) => preferences.set(patch, now()),
-    'agents:list': async () => gw.agents.list().map(agentView),
-    'agents:save': async (a) => agentView(gw.agents.update(a)),
-    'app:info': async () => ({ ...opts.app, secrets: gw.secrets.info }),
-    'ui:viewing': async ({ sessionKey }) => {
-      viewing = sessionKey === undefined ? undefined : normalizeSessionKey(sessionKey);
-      return { viewing: true };
-    },
+  });
+}
+
+/** ACP agents: profiles, permissions, the registry and authentication. */
+function acpHandlers(c: Ctx) {
+  const { gw, session } = c;
+  return group({
     'acp:profiles:list': async () => gw.acp.profiles.list().map(profileView),
     'acp:profiles:save': async ({
       id,
@@ -218,56 +249,6 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       if (!resolved) throw new GatewayError('not_found', `Unknown permission request: ${requestId}`);
       return { resolved: true };
     },
-    'sessions:start': async ({
-      agentId,
-      acpProfileId,
-      cwd,
-      label,
-      message,
-      parentKey,
-      isolation,
-      base,
-      worktreesFolder,
-    }) =>
-      view(
-        await gw.sessions.start({
-          message,
-          ...(isolation !== undefined ? { isolation } : {}),
-          ...(base !== undefined ? { base } : {}),
-          ...(worktreesFolder !== undefined ? { worktreesFolder } : {}),
-          ...(agentId !== undefined ? { agentId } : {}),
-          ...(acpProfileId !== undefined ? { acpProfileId } : {}),
-          ...(cwd !== undefined ? { cwd } : {}),
-          ...(label !== undefined ? { label } : {}),
-          ...(parentKey !== undefined ? { parentKey: session(parentKey).key } : {}),
-          ...actor,
-        }),
-      ),
-    'sessions:changes': async ({ sessionKey }) => ({
-      files: gw.transcripts.changedFiles(session(sessionKey).key),
-    }),
-    'sessions:impact': async ({ sessionKey }) => gw.sessions.impact(session(sessionKey).key),
-    'sessions:reset': async ({ sessionKey }) => {
-      const info = session(sessionKey);
-      gw.sessions.reset(info.key);
-      return view(session(info.key));
-    },
-    'sessions:delete': async ({ sessionKey }) => {
-      const info = session(sessionKey);
-      gw.sessions.delete(info.key, info.agentId);
-      return { deleted: true };
-    },
-    'sessions:archive': async ({ sessionKey, archived }) =>
-      view(gw.sessions.archive(session(sessionKey).key, archived)),
-    'runs:list': async ({ sessionKey }) => gw.runs.list(session(sessionKey).key),
-    'folders:check': async ({ path }) => {
-      try {
-        return { path: checkFolder(path), ok: true };
-      } catch (err) {
-        if (!(err instanceof GatewayError)) throw err;
-        return { path, ok: false, reason: err.message };
-      }
-    },
     'acp:registry:list': async ({ refresh }) => gw.acp.registry.listing(refresh ? { refresh } : {}),
     'acp:registry:plan': async ({ agentId, distribution }) => gw.acp.registry.plan(agentId, distribution),
     // The page showed the plan (command line, download and folder); before anything is downloaded
@@ -297,6 +278,44 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
     'acp:auth:key': async ({ sessionKey, name, value }) => {
       await gw.acp.auth.setKey(session(sessionKey).key, name, value);
       return { saved: true as const };
+    },
+  });
+}
+
+/** The rest of the app: catalog, nodes, settings, MCP credentials, consent, the database. */
+function appHandlers(c: Ctx) {
+  const { gw, opts, now, preferences, session, view } = c;
+  return group({
+    'catalog:list': async () => gw.catalog.listAsync(),
+    'catalog:adopt': async ({ provider, threadId, hostId }) =>
+      view(await gw.catalog.adopt({ provider, threadId, ...(hostId !== undefined ? { hostId } : {}) })),
+    'catalog:roots': async () => catalogRootViews(gw.catalogRoots),
+    'nodes:list': async () => gw.catalog.nodes.list(),
+    // A node command the person names is asked for by the gateway (consent) before it runs.
+    'nodes:add': async (input) => gw.catalog.nodes.add(input),
+    'nodes:rename': async ({ id, name }) => gw.catalog.nodes.rename(id, name),
+    'nodes:remove': async ({ id }) => {
+      gw.catalog.nodes.remove(id);
+      return { removed: true };
+    },
+    'demo:start': async () => gw.runtime.startDemo(),
+    'demo:reset': async () => gw.runtime.resetDemo(),
+    'prefs:get': async () => preferences.get(),
+    'prefs:set': async (patch) => preferences.set(patch, now()),
+    'agents:list': async () => gw.agents.list().map(agentView),
+    'agents:save': async (a) => agentView(gw.agents.update(a)),
+    'app:info': async () => ({ ...opts.app, secrets: gw.secrets.info }),
+    'ui:viewing': async ({ sessionKey }) => {
+      c.setViewing(sessionKey === undefined ? undefined : normalizeSessionKey(sessionKey));
+      return { viewing: true };
+    },
+    'folders:check': async ({ path }) => {
+      try {
+        return { path: checkFolder(path), ok: true };
+      } catch (err) {
+        if (!(err instanceof GatewayError)) throw err;
+        return { path, ok: false, reason: err.message };
+      }
     },
     'folders:pick': async () => {
       if (!opts.pickFolder)
@@ -339,6 +358,43 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
       await opts.database.restore(name);
       return { restoring: true };
     },
+  });
+}
+
+export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers {
+  let viewing: string | undefined;
+  const dismissals = opts.dismissals ?? gw.person?.dismissals ?? createMemoryDismissalStore();
+  const session = (rawKey: string): SessionInfo => {
+    const key = normalizeSessionKey(rawKey);
+    const info = gw.sessions.get(key);
+    if (!info) throw new GatewayError('not_found', `Unknown sessionKey: ${rawKey}`);
+    return info;
+  };
+  const c: Ctx = {
+    gw,
+    opts,
+    now: opts.now ?? Date.now,
+    dismissals,
+    preferences: opts.preferences ?? gw.person?.preferences ?? createMemoryPreferenceStore(),
+    actor: opts.actorId !== undefined ? { actorId: opts.actorId } : {},
+    HUMAN: opts.actorId !== undefined ? { type: 'human', id: opts.actorId } : { type: 'human' },
+    session,
+    view: (info) => sessionView(gw, info, dismissals),
+    setViewing: (key) => (viewing = key),
+  };
+  const handlers: HandlerMap = {
+    ...worktreeHandlers(
+      () => {
+        if (!gw.worktrees) throw new GatewayError('unavailable', 'this gateway has no worktrees');
+        return gw.worktrees;
+      },
+      session,
+      opts.actorId,
+    ),
+    ...sessionHandlers(c),
+    ...stateHandlers(c),
+    ...acpHandlers(c),
+    ...appHandlers(c),
   };
 
   async function dispatch(channel: unknown, rawArgs: unknown): Promise<Envelope<unknown>> {

@@ -13,7 +13,7 @@
 // database (test_audit), with the gateway that held the session in the same transaction.
 // Commands: `<id> create <key>`, `<id> watch <watcher> <target>`, `<id> append <target>`,
 // `<id> peek <key>`, `<id> drain <key>`, `<id> load <json>`, `<id> stale <watchers…>`, `<id> quiet`,
-// `<id> dump`.
+// `<id> dump`, `<id> polled` (answered after the gateway's next whole shared-database poll).
 // Usage: SIGHTLINE_OWNERSHIP_WORKER=1 node ownership-worker.cjs <dataDir> <emptyRoot>
 import fs from 'node:fs';
 import readline from 'node:readline';
@@ -84,6 +84,18 @@ function main(dir: string, empty: string): void {
     }
   };
 
+  // Every shared-database poll the gateway's timer runs is counted: `polled` answers once a whole
+  // poll ran after the command arrived (what the test would otherwise sleep a second for).
+  const afterPoll: (() => void)[] = [];
+  const pollShared = gw.state.pollShared.bind(gw.state);
+  gw.state.pollShared = () => {
+    try {
+      return pollShared();
+    } finally {
+      for (const done of afterPoll.splice(0)) done();
+    }
+  };
+
   let load: Load | undefined;
   let refused = 0;
   const pick = <T>(xs: T[]): T | undefined => xs[Math.floor(Math.random() * xs.length)];
@@ -140,6 +152,7 @@ function main(dir: string, empty: string): void {
         })?.sequence,
       ),
     peek: (id, [key]) => answer(id, gw.notices.peek(key!)),
+    polled: (id) => void afterPoll.push(() => answer(id)),
     drain: (id, [key]) => answer(id, gw.notices.drain(key!)),
     load: (id, [json]) => {
       load = JSON.parse(json!) as Load;

@@ -246,7 +246,7 @@ it(
     });
     expect(first.value).toEqual(notice(l0));
     expect(await a.cmd('peek', WB)).toEqual([]);
-    await sleep(1200); // A's shared poll ran meanwhile
+    await a.cmd('polled'); // A's shared poll ran meanwhile
     expect(await a.cmd('peek', WB)).toEqual([]);
     expect(await b.cmd('drain', WB)).toEqual(notice(l0));
     await a.cmd('append', TARGETS[0]!);
@@ -254,7 +254,7 @@ it(
       const q = await b.cmd<unknown[]>('peek', WB);
       return q.length ? q : undefined;
     });
-    await sleep(1200);
+    await Promise.all([a.cmd('polled'), b.cmd('polled')]); // a repeat would have come by now
     expect(await b.cmd('peek', WB)).toEqual(notice(s1));
     expect(await a.cmd('peek', WB)).toEqual([]);
 
@@ -324,7 +324,7 @@ it(
 
     // Settle: appends stop, every gateway's poll delivers the last of them, turns finish.
     await a.cmd('load', JSON.stringify({ append: false, targets: TARGETS, watchers }));
-    await sleep(2500);
+    await Promise.all([a.cmd('polled'), b.cmd('polled')]);
     await Promise.all([a.cmd('quiet'), b.cmd('quiet')]);
     const dumps = await Promise.all(
       [a, b].map((w) =>

@@ -141,7 +141,8 @@ describe('worktrees in the browser', () => {
 
   it('a line comment reaches the agent as one human message and its parent as one notice', async () => {
     await idle(MAIN);
-    await expect.poll(() => app.gateway.notices.peek(MAIN).length, { timeout: 15_000 }).toBe(0);
+    // The parent reads what it was told so far (its own turns): the review's notice then stands alone.
+    await expect.poll(() => app.gateway.notices.peek(MAIN).length, { timeout: 40_000 }).toBe(0);
     const seen = app.gateway.state.cursor(MAIN, keys.a)!.lastSeen;
     const before = app.gateway.transcripts.all(keys.a).length;
     const sbs = page.locator('[data-testid="side-by-side"][data-path="shared.txt"]');
@@ -167,7 +168,7 @@ describe('worktrees in the browser', () => {
       ],
     ]);
     await expect.poll(() => noticesFor(keys.a, seen), { timeout: 10_000 }).toBe(1);
-  }, 60_000);
+  }, 90_000);
 
   it('squash-merges one (the base has exactly its change) and discards the other', async () => {
     await page.locator('[data-testid="worktree-merge"]').click();

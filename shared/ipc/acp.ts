@@ -36,6 +36,8 @@ export interface AcpProfileView {
   allowAgents: boolean;
   askTerminal: boolean;
   reach: Reach;
+  /** What the agent is known to need in its environment (its API key, base URL, IS_SANDBOX). */
+  needs?: AgentNeeds;
 }
 
 export const REGISTRY_DISTRIBUTIONS = ['binary', 'npx', 'uvx'] as const;

@@ -235,6 +235,57 @@ describe('ACP profiles in Settings', () => {
     await page.locator('[data-testid="acp-profiles"]').scrollIntoViewIfNeeded();
     await screenshot(page, 'settings-acp');
   });
+
+  it('a known agent`s profile has the Add form`s fields: its API key (never shown back), base URL, IS_SANDBOX', async () => {
+    const OLD = 'sk-ant-old-0123456789';
+    const NEW = 'sk-ant-new-9876543210';
+    await page.locator('[data-testid="acp-profile-add"]').click();
+    await fillProfile({
+      name: 'Claude npx',
+      command: 'npx',
+      args: '-y\n@zed-industries/claude-agent-acp@0.23.1',
+      env: `ANTHROPIC_API_KEY=${OLD}`,
+    });
+    await page.locator('[data-testid="acp-profile-save"]').click();
+    await answerConsent(true);
+    const card = page.locator('[data-testid="acp-profile"][data-profile-id="claude-npx"]');
+    await card.locator('[data-testid="acp-profile-edit"]').click();
+    const needs = page.locator(`${sel.form} [data-testid="acp-profile-needs"]`);
+    const key = needs.locator('[data-testid="acp-profile-api-key"]');
+    expect([
+      await key.getAttribute('type'),
+      await key.inputValue(),
+      await key.getAttribute('placeholder'),
+    ]).toEqual(['password', '', 'stored — type to replace']);
+    expect(await needs.locator('[data-testid="acp-profile-base-url"]').getAttribute('placeholder')).toBe(
+      'not set',
+    );
+    // Sightline runs as root here (as in CI): Claude Code needs IS_SANDBOX=1, offered in words.
+    const sandbox = needs.locator('[data-testid="acp-profile-sandbox"] input');
+    expect(await sandbox.isChecked()).toBe(false);
+    await key.fill(NEW);
+    await needs.locator('[data-testid="acp-profile-base-url"]').fill('http://127.0.0.1:9/anthropic');
+    await sandbox.check();
+    await page.locator('[data-testid="acp-profile-save"]').click();
+    await answerConsent(true);
+    await expect.poll(() => page.locator(sel.form).count()).toBe(0);
+    expect(app.gateway.acp.profiles.get('claude-npx')?.env).toEqual({
+      ANTHROPIC_API_KEY: NEW,
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/anthropic',
+      IS_SANDBOX: '1',
+    });
+    // The key went to the gateway once and never came back: the page shows it masked only.
+    await card.locator('[data-testid="acp-profile-edit"]').click();
+    expect(await page.locator(`${sel.form} [data-testid="acp-profile-env"]`).inputValue()).toContain(
+      'ANTHROPIC_API_KEY=••••3210',
+    );
+    expect(await page.content()).not.toContain(NEW);
+    expect(await page.content()).not.toContain(OLD);
+    await page.locator(sel.form).getByRole('button', { name: 'Cancel' }).click();
+    await card.locator('[data-testid="acp-profile-remove"]').click();
+    await card.locator('[data-testid="acp-profile-remove-confirm"]').click();
+    await expect.poll(() => card.count()).toBe(0);
+  });
 });
 
 describe('ACP permission requests', () => {

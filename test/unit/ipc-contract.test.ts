@@ -39,6 +39,7 @@ import {
   type TranscriptPage,
   type WatchersView,
 } from '../../shared/ipc';
+import type { AgentNeeds } from '../../shared/ipc/agents';
 import { parseArgs } from '../../shared/ipc/schemas';
 
 type Empty = Record<string, never>;
@@ -260,6 +261,7 @@ describe('IPC contract types', () => {
       allowAgents: boolean;
       askTerminal: boolean;
       reach: 'tree' | 'agent' | 'all';
+      needs?: AgentNeeds;
     }>();
     expectTypeOf<SessionView['tokens']>().toEqualTypeOf<{ input: number; output: number }>();
     expectTypeOf<AgentView>().not.toHaveProperty('apiKey');

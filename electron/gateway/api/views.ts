@@ -18,6 +18,7 @@ import { CATALOG_PROVIDERS } from '../../../shared/ipc/types';
 import { DEFAULT_ACP_REACH } from '../../../shared/ipc/reach';
 import { maskSecret, secretHint } from '../../../shared/secrets';
 import type { RunOverview } from '../runtime/control';
+import { needsOfCommand } from '../runtime/acp/agent-needs';
 import {
   versionKey,
   type AcpProfile,
@@ -82,8 +83,15 @@ export function profileView(p: AcpProfile): AcpProfileView {
     allowAgents: p.allowAgents ?? false,
     askTerminal: p.askTerminal ?? false,
     reach: p.reach ?? DEFAULT_ACP_REACH,
+    ...needsOf(p),
   };
 }
+
+/** What a known agent needs in its environment (the form's API key, base URL and IS_SANDBOX fields). */
+const needsOf = (p: AcpProfile) => {
+  const needs = needsOfCommand(p.command, p.args);
+  return Object.keys(needs).length ? { needs } : {};
+};
 
 export function alertId(sessionKey: string, sequence: number): string {
   return `upstream:${sequence}:${sessionKey}`;

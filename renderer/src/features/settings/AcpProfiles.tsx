@@ -12,6 +12,7 @@ import { errorMessage } from '../../lib/api';
 import { ConfirmAction } from '../../components/ConfirmAction';
 import { InstallNote } from './InstallNote';
 import { ReachChoice, reachLine } from './ReachChoice';
+import { ProfileNeeds, needsDraft, withNeeds, type NeedsDraft } from './ProfileNeeds';
 
 /** `Fixture agent` → `fixture-agent`: a default id for a new profile. */
 export function slug(name: string): string {
@@ -76,6 +77,7 @@ function ProfileForm({ profile, onDone }: { profile?: AcpProfileView; onDone(): 
   const [allowAgents, setAllowAgents] = useState(profile?.allowAgents ?? false);
   const [askTerminal, setAskTerminal] = useState(profile?.askTerminal ?? false);
   const [reach, setReach] = useState<Reach>(profile?.reach ?? 'agent');
+  const [needs, setNeeds] = useState<NeedsDraft | undefined>(profile?.needs && needsDraft(profile));
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const f = (field: string) => `acp-${profile?.id ?? 'new'}-${field}`;
@@ -84,7 +86,8 @@ function ProfileForm({ profile, onDone }: { profile?: AcpProfileView; onDone(): 
   const submit = async () => {
     const parsedEnv = parseEnv(env);
     if ('error' in parsedEnv) return setError(parsedEnv.error);
-    const split = splitKept(parsedEnv.env, profile?.env ?? {});
+    const kept = splitKept(parsedEnv.env, profile?.env ?? {});
+    const split = profile?.needs && needs ? withNeeds(profile.needs, needs, kept) : kept;
     const input: ArgsOf<'acp:profiles:save'> = {
       id: effectiveId,
       name,
@@ -171,6 +174,7 @@ function ProfileForm({ profile, onDone }: { profile?: AcpProfileView; onDone(): 
         value={env}
         onChange={(e) => setEnv(e.target.value)}
       />
+      {profile?.needs && needs && <ProfileNeeds profile={profile} draft={needs} onChange={setNeeds} />}
       <label htmlFor={f('cwd')}>Working directory</label>
       <input
         id={f('cwd')}

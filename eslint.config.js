@@ -77,11 +77,11 @@ export const LAYERS = [
   {
     name: 'node',
     files: ['electron/node/'],
-    may: ['catalog', 'nodes', 'gateway/base', 'shared'],
+    may: ['catalog', 'nodes', 'runtime', 'gateway/base', 'shared'],
     packages: ['electron', 'better-sqlite3', 'ws'],
     packagesWhy:
       'the node file is one bundle without native dependencies, run by a plain node on another machine',
-    why: 'a node serves its catalog on stdio: no app, no transport, no UI',
+    why: 'a node serves its catalog and runs agents (the ACP runtime: confined fs, terminals, process trees) on stdio: no app, no transport, no UI',
   },
   // The renderer, top down: the app and its features; shared components; the stores (and the live
   // wiring that writes them); lib/ at the bottom (transport, formatting). All of it imports only

@@ -16,6 +16,7 @@ import { createCredentialStore } from './mcp/credentials';
 import { resolveShim } from './mcp/shim';
 import { consoleLogger, EventHub } from './events';
 import { createNodes } from './nodes/service';
+import { createAgentLinks, DEFAULT_AGENT_GRACE_MS } from './nodes/agents';
 import { createOwnership, type Ownership } from './ownership';
 import { createOwnershipRepository } from './ownership/repository';
 import { createAcpProfileStore } from './runtime/acp/profile-store';
@@ -341,6 +342,15 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
       servers: (key, caps, reach) => mcp.acpServers(key, caps, reach),
       release: (key) => mcp.releaseAcp(key),
     },
+    // Agents on paired nodes (issue 30.1), through the nodes' links (declared below).
+    nodes: {
+      name: (id) => agentLinks.name(id),
+      ask: (id, op, args) => agentLinks.ask(id, op, args),
+      start: (id, args, graceMs, handlers) => agentLinks.start(id, args, graceMs, handlers),
+      send: (ch, type, data) => agentLinks.send(ch, type, data),
+      request: (ch, op, args) => agentLinks.request(ch, op, args),
+      graceMs: () => agentLinks.graceMs(),
+    },
   });
 
   // Services: one function per action, each one transaction, events after the commit.
@@ -382,6 +392,15 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     // The catalog's id for this machine (catalog/index.ts): no node may claim it.
     localId: os.hostname(),
   });
+  let closing = false;
+  const agentLinks = createAgentLinks({
+    logger,
+    connection: (id) => nodes.connection(id),
+    name: (id) => nodes.get(id)?.name,
+    closing: () => closing,
+    graceMs: () => options.nodes?.agentGraceMs ?? DEFAULT_AGENT_GRACE_MS,
+  });
+  nodes.onConnection((id, conn) => agentLinks.connected(id, conn));
   const catalog = createCatalog({
     db,
     links,
@@ -608,7 +627,10 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
       worktrees.close();
       consent.close();
       permissions.closeAll();
+      closing = true;
       void runners.close();
+      // After the runners told the nodes to stop their agents: what waits on a link ends now.
+      agentLinks.close();
       mcp.close();
       catalog.stop();
       nodes.close();

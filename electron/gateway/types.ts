@@ -86,6 +86,8 @@ export interface GatewayOptions {
     bundle?: string;
     helloTimeoutMs?: number;
     requestTimeoutMs?: number;
+    /** Issue 30.1: how long an agent on a node outlives a dropped link (default 2 minutes). */
+    agentGraceMs?: number;
   };
   /**
    * Addition: where the stdio MCP shim is, for hosts that bundle the gateway (the Electron app
@@ -164,6 +166,8 @@ export interface StartInput {
   base?: string;
   /** Addition: the folder the person keeps worktrees in (default: the data folder's worktrees/). */
   worktreesFolder?: string;
+  /** A paired node's id: the ACP agent runs there, in `cwd` on that machine (issue 30.1). */
+  node?: string;
 }
 
 /** The gateway's `sessions`: the core operations plus `start`, which runs through the spawn path. */

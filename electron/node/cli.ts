@@ -5,12 +5,16 @@
 //   node sightline-node.mjs --stdio [--claude-root P] [--codex-root P] [--opencode-root P]
 //        [--pi-root P] [--allow-continue] [--data-dir D]
 //   npm run node -- --stdio …          (from a clone)
+//   node sightline-node.mjs --mcp-relay   (an agent's MCP server on this node: mcp-relay.ts)
 import os from 'node:os';
 import { PROVIDER_MODULES } from '../gateway/catalog/providers';
 import { resolveCatalogRoots } from '../gateway/catalog/roots';
-import { EXIT, FrameReader, MAGIC, PROTOCOL, encodeFrame, type Answer } from '../gateway/nodes/protocol';
+import path from 'node:path';
+import { EXIT } from '../gateway/nodes/protocol';
 import { defaultDataDir, nodeId } from './identity';
-import { errorText, wireError } from './errors';
+import { errorText } from './errors';
+import { serveLink, stdioUpstream } from './link';
+import { runMcpRelay } from './mcp-relay';
 import { createNodeService } from './service';
 import { loadNodeSqlite } from './sqlite';
 
@@ -46,6 +50,7 @@ function parseArgs(argv: string[]): Args {
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2] === '--mcp-relay') return runMcpRelay(process.env);
   // Standard output carries frames only: anything printed by mistake goes to stderr.
   console.log = console.error;
   console.info = console.error;
@@ -61,78 +66,26 @@ async function main(): Promise<void> {
     process.stderr.write(`${errorText(err)}\n`);
     process.exit(EXIT.protocol);
   }
-  const service = createNodeService({
-    nodeId: nodeId(args.dataDir ?? defaultDataDir()),
+  const dataDir = args.dataDir ?? defaultDataDir();
+  const options = {
+    nodeId: nodeId(dataDir),
     name: os.hostname(),
     providers: PROVIDER_MODULES,
     roots: resolveCatalogRoots(args.roots),
     sqlite: await loadNodeSqlite(),
     allowContinue: args.allowContinue,
     env: process.env,
-  });
-
-  const send = (msg: unknown) => {
-    let frame: Buffer;
-    try {
-      frame = encodeFrame(msg);
-    } catch (err) {
-      const id = (msg as { id?: unknown }).id;
-      frame = encodeFrame({ type: 'res', id, ok: false, error: { code: 'failed', message: errorText(err) } });
-    }
-    process.stdout.write(frame);
   };
-  const fatal = (message: string) => {
-    process.stderr.write(`sightline node: ${message}\n`);
-    process.stdout.write(encodeFrame({ type: 'error', code: 'protocol', message }), () =>
-      process.exit(EXIT.protocol),
-    );
-    process.stdin.pause();
-  };
-
-  process.stdout.write(MAGIC);
-  send(service.hello);
-  const reader = new FrameReader({ magic: false });
-  let greeted = false;
-  let dead = false;
-  process.stdin.on('data', (chunk: Buffer) => {
-    if (dead) return;
-    let frames: Record<string, unknown>[];
-    try {
-      frames = reader.push(chunk);
-    } catch (err) {
-      dead = true;
-      return fatal(`refused: ${errorText(err)}`);
-    }
-    for (const f of frames) {
-      if (!greeted) {
-        if (f.type !== 'hello' || f.protocol !== PROTOCOL) {
-          dead = true;
-          const theirs = typeof f.protocol === 'number' ? `protocol ${f.protocol}` : 'no protocol';
-          const fix =
-            typeof f.protocol === 'number' && f.protocol < PROTOCOL
-              ? 'the gateway is older than this node: update Sightline'
-              : "update this node to the gateway's version";
-          return fatal(
-            `refused: the first message must be a hello of protocol ${PROTOCOL} (got ${theirs}; ${fix})`,
-          );
-        }
-        greeted = true;
-        continue;
-      }
-      const id = f.id;
-      if (f.type !== 'req' || typeof id !== 'number' || typeof f.op !== 'string') {
-        dead = true;
-        return fatal('refused: a request needs type "req", a numeric id and an op');
-      }
-      // Not awaited in turn: a continue (a CLI run) never holds up a probe.
-      service.handle(f.op, f.args).then(
-        (result) => send({ type: 'res', id, ok: true, result } satisfies Answer),
-        (err: unknown) => send({ type: 'res', id, ok: false, error: wireError(err) } satisfies Answer),
-      );
-    }
-  });
-  process.stdin.on('end', () => process.exit(0));
-  process.stdout.on('error', () => process.exit(0));
+  const { hello } = createNodeService(options);
+  // A dropped SSH link must not end the agents' grace (sshd may hang up on its children).
+  process.on('SIGHUP', () => undefined);
+  serveLink({
+    hello: { ...hello, agents: true },
+    service: () => createNodeService(options),
+    runDir: path.join(dataDir, 'run'),
+    self: { command: process.execPath, args: [...process.execArgv, process.argv[1]!] },
+    exit: (code) => process.exit(code),
+  }).serve(stdioUpstream(), false);
 }
 
 void main();

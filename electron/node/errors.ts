@@ -3,6 +3,7 @@
 import type { ProbeOutcome } from '../gateway/catalog/provider';
 import { isNotFound } from '../gateway/catalog/kit/fsio';
 import type { ErrorCode } from '../gateway/nodes/protocol';
+import { RequestError } from '@agentclientprotocol/sdk';
 import { OutsideRootsError } from './guard';
 
 export class NodeError extends Error {
@@ -29,8 +30,10 @@ export function errorText(err: unknown): string {
 }
 
 /** The answer's error for anything a handler threw. */
-export function wireError(err: unknown): { code: ErrorCode; message: string } {
+export function wireError(err: unknown): { code: ErrorCode; message: string; rpc?: number } {
   if (err instanceof NodeError) return { code: err.code, message: err.message };
+  // An agent's file or terminal request refused here: the agent hears the same error as locally.
+  if (err instanceof RequestError) return { code: 'failed', message: errorText(err), rpc: err.code };
   if (err instanceof OutsideRootsError) return { code: 'outside_roots', message: err.message };
   if (isNotFound(err)) return { code: 'not_found', message: errorText(err) };
   return { code: 'failed', message: errorText(err) };

@@ -19,6 +19,8 @@ export class NodeRequestError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** An agent's request refused on the node: the JSON-RPC code it hears. */
+    readonly rpc?: number,
   ) {
     super(message);
     this.name = 'NodeRequestError';
@@ -44,6 +46,7 @@ export interface ExitInfo {
 }
 
 const STDERR_KEPT = 8 * 1024;
+const CHANNEL_FRAMES = new Set(['out', 'err', 'exit', 'mcp']);
 
 function parseHello(f: Record<string, unknown>): NodeHello | string {
   if (f.type === 'error' && typeof f.message === 'string')
@@ -80,6 +83,7 @@ function parseHello(f: Record<string, unknown>): NodeHello | string {
     platform: typeof f.platform === 'string' ? f.platform.slice(0, 40) : '',
     providers,
     allowContinue: f.allowContinue === true,
+    ...(f.agents === true ? { agents: true } : {}),
   };
 }
 
@@ -93,6 +97,8 @@ export class NodeConnection {
   private reason: string | undefined;
   private closedWith: ExitInfo | undefined;
   private readonly closeListeners: ((info: ExitInfo) => void)[] = [];
+  /** Frames that are not answers: an agent channel's (issue 30.1). */
+  private frameListener: ((f: Record<string, unknown>) => void) | undefined;
   readonly ready: Promise<NodeHello>;
 
   private constructor(
@@ -224,7 +230,18 @@ export class NodeConnection {
     this.child.stdin.write(encodeFrame(msg));
   }
 
+  /** Where the node's channel frames go (one listener: the gateway's agent links). */
+  onFrame(listener: (f: Record<string, unknown>) => void): void {
+    this.frameListener = listener;
+  }
+
+  /** A frame of an agent channel to the node. */
+  send(frame: Record<string, unknown>): void {
+    if (!this.closed) this.write(frame);
+  }
+
   private answer(f: Record<string, unknown>): void {
+    if (CHANNEL_FRAMES.has(f.type as string) && this.frameListener) return this.frameListener(f);
     const id = f.id;
     if (f.type !== 'res' || typeof id !== 'number')
       return this.drop('the node sent something that is not an answer');
@@ -239,7 +256,7 @@ export class NodeConnection {
       const code = typeof e.code === 'string' ? (e.code as ErrorCode) : 'failed';
       const message =
         typeof e.message === 'string' ? e.message.slice(0, 1000) : 'the node refused the request';
-      p.reject(new NodeRequestError(code, message));
+      p.reject(new NodeRequestError(code, message, typeof e.rpc === 'number' ? e.rpc : undefined));
     }
   }
 

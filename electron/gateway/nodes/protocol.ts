@@ -57,6 +57,8 @@ export interface NodeHello {
   platform: string;
   providers: ProviderStatus[];
   allowContinue: boolean;
+  /** Addition (issue 30.1): the node starts ACP agents (`agent.*` ops and channel frames). */
+  agents?: boolean;
 }
 
 export type ErrorCode =
@@ -65,6 +67,8 @@ export type ErrorCode =
 export interface WireError {
   code: ErrorCode;
   message: string;
+  /** An agent's request refused on the node: the JSON-RPC error code the agent hears. */
+  rpc?: number;
 }
 
 export type Answer =

@@ -77,6 +77,8 @@ function spec(r: NodeRow): NodeSpec {
 export function createNodes(deps: NodesDeps) {
   const { repo: q, now, logger } = deps;
   const live = new Map<string, Live>();
+  /** Who hears of each new connection (the agent links re-attach their channels). */
+  const connected: ((id: string, conn: NodeConnection) => void)[] = [];
   let timers = false;
   let closed = false;
   // Node ids change only through add/remove here (or another gateway): a cached set keeps
@@ -156,6 +158,7 @@ export function createNodes(deps: NodesDeps) {
       wentOffline(id, why);
     });
     changed();
+    for (const listener of connected) listener(id, conn);
   }
 
   const hostKeyOf = deps.hostKeyOf ?? ((dest: string) => readHostKey(deps.launch, dest));
@@ -365,6 +368,9 @@ export function createNodes(deps: NodesDeps) {
       deps.emit({ type: 'catalog:changed' });
     },
     connection,
+    onConnection(listener: (id: string, conn: NodeConnection) => void): void {
+      connected.push(listener);
+    },
     /** The node's hello from its current or last connection. */
     hello(id: string): NodeHello | undefined {
       return live.get(id)?.hello;

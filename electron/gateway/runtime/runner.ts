@@ -65,6 +65,8 @@ export interface ChildStart {
   cwd?: string;
   /** The runner's own choice made when planning (an ACP profile). */
   config?: unknown;
+  /** A paired node's id: the agent runs there, in `cwd` on that machine (issue 30.1). */
+  node?: string;
 }
 
 /** A runner that starts sessions (spawn and `sessions.start`). */
@@ -75,7 +77,7 @@ export interface ChildRunner extends SessionRunner {
    */
   plan(
     key: string,
-    req: { profile?: string; cwd?: string; by: 'agent' | 'human' },
+    req: { profile?: string; cwd?: string; by: 'agent' | 'human'; node?: string },
   ): {
     config?: unknown;
     cwd?: string;

@@ -37,6 +37,8 @@ export interface SpawnRequest {
   timeoutMs?: number;
   /** The key's own id (default: a fresh one); isolation.ts picks it first to name the worktree. */
   id?: string;
+  /** A paired node's id: the agent runs there (ACP only; `cwd` is a folder on that machine). */
+  node?: string;
 }
 
 export interface Spawned {
@@ -80,10 +82,13 @@ export function createSpawner(deps: SpawnDeps) {
   const plan = (req: SpawnRequest): Planned => {
     const runner = deps.runners.child(req.runtime);
     if (!runner) throw invalidArgument(`Unknown runtime: ${req.runtime}`);
+    if (req.node !== undefined && req.runtime !== 'acp')
+      throw invalidArgument('Only an ACP agent runs on a paired node (runtime "acp")');
     const key = childKeyFor(req.agentId, req.runtime, req.id ?? newChildId());
     const p = runner.plan(key, {
       ...(req.profile !== undefined ? { profile: req.profile } : {}),
       ...(req.cwd !== undefined ? { cwd: req.cwd } : {}),
+      ...(req.node !== undefined ? { node: req.node } : {}),
       by: req.from.type,
     });
     const cwd = req.cwd ?? p.cwd;
@@ -143,6 +148,7 @@ export function createSpawner(deps: SpawnDeps) {
   const child = (p: Planned) => ({
     key: p.key,
     ...(p.cwd ? { cwd: p.cwd } : {}),
+    ...(p.req.node !== undefined ? { node: p.req.node } : {}),
     ...(p.config !== undefined ? { config: p.config } : {}),
   });
 

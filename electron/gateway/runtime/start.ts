@@ -30,6 +30,15 @@ export function checkFolder(cwd: string): string {
   return path.resolve(cwd);
 }
 
+/** A folder on a node: an absolute path, checked there. */
+function remoteFolder(cwd: string): string {
+  if (typeof cwd !== 'string' || cwd.trim() === '' || cwd.length > 4096 || cwd.includes('\0'))
+    throw invalidArgument('cwd must be a folder path');
+  if (!cwd.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(cwd))
+    throw invalidArgument(`cwd must be an absolute path on the node: ${cwd}`);
+  return cwd;
+}
+
 export function createStarter(deps: StarterDeps) {
   return async function start(input: StartInput): Promise<SessionInfo> {
     if (!input || typeof input !== 'object') throw invalidArgument('start input must be an object');
@@ -43,7 +52,13 @@ export function createStarter(deps: StarterDeps) {
     if (message.length > MESSAGE_MAX_CHARS)
       throw invalidArgument(`message must be at most ${MESSAGE_MAX_CHARS} characters`);
     if (label !== undefined && typeof label !== 'string') throw invalidArgument('label must be a string');
-    const cwd = input.cwd === undefined ? undefined : checkFolder(input.cwd);
+    const { node } = input;
+    if (node !== undefined && (typeof node !== 'string' || node === '' || node.length > 128))
+      throw invalidArgument('node must be a paired node id');
+    if (node !== undefined && acpProfileId === undefined)
+      throw invalidArgument('Only an ACP agent runs on a paired node: choose an acpProfileId');
+    // On a node the folder is one on that machine: the node checks it when the agent starts.
+    const cwd = input.cwd === undefined ? undefined : node !== undefined ? remoteFolder(input.cwd) : checkFolder(input.cwd);
     let parent: SessionInfo | undefined;
     if (parentKey !== undefined) {
       parent = typeof parentKey === 'string' ? deps.store.get(parentKey) : undefined;
@@ -74,7 +89,7 @@ export function createStarter(deps: StarterDeps) {
       ...(folder ? { folder } : {}),
       isolation: input.isolation,
       base: input.base,
-      node: (input as { node?: unknown }).node,
+      node,
     });
     try {
       const { session } = await deps.spawner.start({
@@ -87,6 +102,7 @@ export function createStarter(deps: StarterDeps) {
         ...(label !== undefined && label.trim() !== '' ? { label } : {}),
         ...(acpProfileId !== undefined ? { profile: acpProfileId } : {}),
         ...(place.cwd ? { cwd: place.cwd } : {}),
+        ...(node !== undefined ? { node } : {}),
       });
       await place.settle(true);
       return session;

@@ -1,6 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { realpath, stat } from 'node:fs/promises';
-import path from 'node:path';
 import {
   DEFAULT_MAX_MESSAGE_BYTES,
   methods,
@@ -13,12 +10,10 @@ import {
 } from '@agentclientprotocol/sdk';
 import { buildClientApp, type HandlerHost } from './handlers';
 import { AcpStartError } from './start-error';
-import { resolveCommand } from './command';
-import { GROUPS, signalTree } from './process-tree';
+import { localHost, type AgentFiles, type AgentHost, type AgentProcess, type AgentTerminals } from './host';
 import { registerAcpChild, unregisterAcpChild, type LiveAcpChild } from './live-children';
 import { StartWatch } from './start-watch';
 import { inspectedReadable, NdJsonInspector, TailBuffer } from './stdio';
-import { TerminalManager } from './terminals';
 import { Turn, type PromptJob } from './turn';
 import type { AcpChildOptions, AcpLogger, AcpPermissionDecision, AcpRunResult } from './types';
 import { UpdateMapper } from './updates';
@@ -36,13 +31,13 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export class AcpChild implements LiveAcpChild, HandlerHost {
   readonly mapper = new UpdateMapper();
-  readonly terminals: TerminalManager;
+  readonly terminals: AgentTerminals;
+  readonly files: AgentFiles;
   readonly logger: AcpLogger;
   sessionId = '';
   /** How the agent says it can be authenticated (its `initialize` answer), for an authRequired. */
   authMethods: AuthMethod[] = [];
 
-  private readonly proc: ChildProcess;
   private readonly conn: ClientConnection;
   private readonly stderr: TailBuffer;
   private readonly exited: Promise<void>;
@@ -54,8 +49,6 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
   private readonly pending: PromptJob[] = [];
   private turn: Turn | undefined;
   private closing: Promise<void> | undefined;
-  /** The agent's descendants seen when it was last signalled (they may be re-parented since). */
-  private tree = new Set<number>();
   /** Progress and fatal stderr lines until session/new is answered. */
   private readonly startWatch: StartWatch;
   /** What the agent reports about its turns: tokens, cost, context (usage.ts). */
@@ -63,25 +56,19 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
 
   private constructor(
     private readonly opts: AcpChildOptions,
+    host: AgentHost,
     readonly realRoot: string,
     command: string,
-    spawnCwd: string,
+    private readonly proc: AgentProcess,
   ) {
     this.logger = opts.logger ?? consoleLogger;
     this.stderr = new TailBuffer(opts.stderrLimitBytes ?? 64 * 1024);
-    this.terminals = new TerminalManager(realRoot, opts.profile.env, opts.terminals);
+    this.terminals = host.terminals(realRoot, opts.profile.env, opts.terminals);
+    this.files = host.files(realRoot);
     this.startWatch = new StartWatch(opts.onProgress, (line) =>
       this.fail(`the agent reported a fatal error: ${line}`),
     );
     this.startWatch.step('spawning', `${command} ${opts.profile.args.join(' ')}`.trim());
-    this.proc = spawn(command, opts.profile.args, {
-      cwd: spawnCwd,
-      env: { ...process.env, ...opts.profile.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-      // A process group of its own: stopping the agent stops everything it started (process-tree.ts).
-      detached: GROUPS,
-      windowsHide: true,
-    });
     registerAcpChild(this);
     this.exited = this.watchProcess();
     const stdin = this.proc.stdin!;
@@ -100,21 +87,18 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
 
   /** Spawns the agent, runs initialize (advertising fs + terminal) and session/new. */
   static async start(opts: AcpChildOptions): Promise<AcpChild> {
-    const realRoot = await realpath(opts.cwd).catch(() => {
-      throw new Error(`ACP working directory does not exist: ${opts.cwd}`);
-    });
-    if (!(await stat(realRoot)).isDirectory())
-      throw new Error(`ACP working directory is not a directory: ${opts.cwd}`);
-    const spawnCwd = opts.profile.cwd ? path.resolve(realRoot, opts.profile.cwd) : realRoot;
-    const command = resolveCommand(opts.profile, spawnCwd);
+    const host = opts.host ?? localHost;
+    // The folder checked and the program found where the agent runs (this machine or a node).
+    const place = await host.prepare(opts.profile, opts.cwd);
     // The person's consent to exactly this command line, before anything runs.
     await opts.beforeSpawn?.({
-      program: command,
+      program: place.program,
       args: opts.profile.args,
-      cwd: spawnCwd,
+      cwd: place.cwd,
       env: opts.profile.env,
     });
-    const child = new AcpChild(opts, realRoot, command, spawnCwd);
+    const proc = await host.spawn(place, opts.profile.args, opts.profile.env);
+    const child = new AcpChild(opts, host, place.root, place.program, proc);
     // An agent that exits or fails ends the start at once (child.failed); the budget is only for
     // one that stays silent. Real OpenCode needs 20-30 s for initialize + session/new on a busy
     // two-core machine, so 30 s failed good starts.
@@ -159,9 +143,12 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
       );
     }
     this.authMethods = init.authMethods ?? [];
-    // Sightline's MCP server, over HTTP when the agent says it takes it, else its stdio shim.
-    const http = init.agentCapabilities?.mcpCapabilities?.http === true;
-    const mcpServers = this.opts.mcpServers ? await this.opts.mcpServers({ http }) : [];
+    // Sightline's MCP server, over HTTP when the agent says it takes it, else its stdio shim; an
+    // agent on a node reaches it through the node's relay (no port there).
+    const relay = this.proc.relayMcp?.bind(this.proc);
+    const http = init.agentCapabilities?.mcpCapabilities?.http === true && !relay;
+    const given = this.opts.mcpServers ? await this.opts.mcpServers({ http }) : [];
+    const mcpServers = relay ? relay(given) : given;
     const who = init.agentInfo
       ? `${init.agentInfo.title ?? init.agentInfo.name} ${init.agentInfo.version}`
       : 'the agent';
@@ -296,19 +283,21 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
         }
         this.fail(`could not run the agent: ${err.message}`);
       });
-      this.proc.once('exit', (code, signal) => {
+      this.proc.once('exit', (code: number | null, signal: string | null, lost?: string) => {
         this.hasExited = true;
         unregisterAcpChild(this);
         this.terminals.killAll();
         // Whatever the agent started dies with it (a crashed adapter leaves its CLI running).
-        if (this.proc.pid !== undefined) signalTree(this.proc.pid, 'SIGKILL', this.tree);
+        this.proc.signal('SIGKILL');
         resolve();
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
         const last = this.stderr.lastLine();
+        // A node whose link stayed down past its grace: the reason is that, not an exit code.
+        const reason = lost ?? `agent process ${how}${last ? ` (stderr: ${last})` : ''}`;
         // Let the last stdout bytes (maybe the final answer) reach the SDK before declaring failure.
         void Promise.race([stdoutDone, delay(200)])
           .then(() => new Promise((r) => setImmediate(r)))
-          .then(() => this.fail(`agent process ${how}${last ? ` (stderr: ${last})` : ''}`));
+          .then(() => this.fail(reason));
       });
     });
   }
@@ -330,13 +319,10 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
     this.terminals.killAll();
     this.conn.close();
     this.proc.stdin?.end();
-    const pid = this.proc.pid;
-    if (!this.hasExited && pid !== undefined) {
+    if (!this.hasExited && this.proc.pid !== undefined) {
       // The whole tree: SIGTERM first, SIGKILL to what is left after the grace.
-      this.tree = signalTree(pid, 'SIGTERM', this.tree);
-      const timer = setTimeout(() => {
-        this.tree = signalTree(pid, 'SIGKILL', this.tree);
-      }, this.opts.killGraceMs ?? 1_500);
+      this.proc.signal('SIGTERM');
+      const timer = setTimeout(() => this.proc.signal('SIGKILL'), this.opts.killGraceMs ?? 1_500);
       await this.exited;
       clearTimeout(timer);
     }
@@ -346,6 +332,6 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
   /** Synchronous last resort from the process 'exit' hook. */
   killNow(): void {
     this.terminals.killAll();
-    if (!this.hasExited && this.proc.pid !== undefined) signalTree(this.proc.pid, 'SIGKILL', this.tree);
+    if (!this.hasExited && this.proc.pid !== undefined) this.proc.killNow();
   }
 }

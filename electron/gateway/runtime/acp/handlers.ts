@@ -1,7 +1,6 @@
 import { client, methods, RequestError, type ClientApp } from '@agentclientprotocol/sdk';
 import type { RequestPermissionResponse } from '@agentclientprotocol/sdk';
-import { readConfinedText, writeConfinedText } from './confine';
-import type { TerminalManager } from './terminals';
+import type { AgentFiles, AgentTerminals } from './host';
 import type { AcpLogger, AcpPermissionDecision, AcpPermissionRequest, AcpUpdate } from './types';
 import { toPermissionRequest, type UpdateMapper } from './updates';
 
@@ -10,7 +9,8 @@ export interface HandlerHost {
   readonly realRoot: string;
   readonly sessionId: string;
   readonly mapper: UpdateMapper;
-  readonly terminals: TerminalManager;
+  readonly terminals: AgentTerminals;
+  readonly files: AgentFiles;
   readonly logger: AcpLogger;
   onUpdate(update: AcpUpdate): void;
   /** A `usage_update` (context window, cumulative cost), still to be parsed. */
@@ -75,11 +75,11 @@ export function buildClientApp(host: HandlerHost): ClientApp {
     })
     .onRequest(methods.client.fs.readTextFile, async ({ params }) => {
       checkSession(host, params.sessionId);
-      return { content: await readConfinedText(host.realRoot, params.path, params.line, params.limit) };
+      return { content: await host.files.read(params.path, params.line, params.limit) };
     })
     .onRequest(methods.client.fs.writeTextFile, async ({ params }) => {
       checkSession(host, params.sessionId);
-      await writeConfinedText(host.realRoot, params.path, params.content);
+      await host.files.write(params.path, params.content);
       return {};
     })
     .onRequest(methods.client.terminal.create, async ({ params }) => {
@@ -94,14 +94,14 @@ export function buildClientApp(host: HandlerHost): ClientApp {
       checkSession(host, params.sessionId);
       return host.terminals.waitForExit(params.terminalId);
     })
-    .onRequest(methods.client.terminal.kill, ({ params }) => {
+    .onRequest(methods.client.terminal.kill, async ({ params }) => {
       checkSession(host, params.sessionId);
-      host.terminals.kill(params.terminalId);
+      await host.terminals.kill(params.terminalId);
       return {};
     })
-    .onRequest(methods.client.terminal.release, ({ params }) => {
+    .onRequest(methods.client.terminal.release, async ({ params }) => {
       checkSession(host, params.sessionId);
-      host.terminals.release(params.terminalId);
+      await host.terminals.release(params.terminalId);
       return {};
     });
 }

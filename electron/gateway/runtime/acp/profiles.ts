@@ -102,10 +102,21 @@ export function createAcpProfiles(deps: { store: AcpProfileStore; consent: Conse
     },
 
     /** Before the agent process starts: its exact command line, allowed now or before. */
-    confirmStart(p: StoredAcpProfile, command: CommandLine, sessionKey: string): Promise<void> {
+    /**
+     * The person's yes to the agent's command line. On a paired node (issue 30.1) the question
+     * names the node (the folder is the command's cwd there), and a yes for this machine is not
+     * one for the node: asked once per profile revision and node.
+     */
+    confirmStart(
+      p: StoredAcpProfile,
+      command: CommandLine,
+      sessionKey: string,
+      node?: { id: string; name: string },
+    ): Promise<void> {
+      const where = node ? ` on the node "${node.name}"` : '';
       return consent.confirm(
-        { kind: 'acp-profile', title: title(p), command, sessionKey, allowAgents: p.allowAgents },
-        { remember: consentKey(p) },
+        { kind: 'acp-profile', title: `${title(p)}${where}`, command, sessionKey, allowAgents: p.allowAgents },
+        { remember: node ? `${consentKey(p)}@node:${node.id}` : consentKey(p) },
       );
     },
   };

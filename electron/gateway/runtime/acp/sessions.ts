@@ -26,6 +26,7 @@ import type { ChildRunner } from '../runner';
 import type { AcpChild } from './child';
 import { AcpCommandNotFoundError, resolveCommand } from './command';
 import { DiffCollector } from './diffs';
+import { nodeHost, type NodeAgentPort } from './node-host';
 import { closeAllAcpChildren } from './live-children';
 import type { StoredAcpProfile } from './profile-store';
 import type { AcpProfiles } from './profiles';
@@ -55,6 +56,8 @@ interface Live {
   profile: StoredAcpProfile;
   mcp?: AcpMcpHooks;
   cwd: string;
+  /** A paired node's id: the agent runs there, `cwd` is a folder on that machine (issue 30.1). */
+  node?: string;
   child?: AcpChild;
   chain: Promise<unknown>;
   inFlight: number;
@@ -88,14 +91,17 @@ export interface AcpSessionsDeps {
   askToSend: AskToSend;
   /** The session that spawned `key`, if any. */
   parentOf: (key: string) => string | undefined;
+  /** Paired nodes that start agents (issue 30.1); absent: agents run on this machine only. */
+  nodes?: NodeAgentPort;
 }
 
 export type AcpSessions = ReturnType<typeof createAcpSessions>;
 
-const newLive = (profile: StoredAcpProfile, cwd: string, mcp?: AcpMcpHooks): Live => ({
+const newLive = (profile: StoredAcpProfile, cwd: string, mcp?: AcpMcpHooks, node?: string): Live => ({
   profile,
   ...(mcp ? { mcp } : {}),
   cwd,
+  ...(node !== undefined ? { node } : {}),
   chain: Promise.resolve(),
   inFlight: 0,
   queue: [],
@@ -171,8 +177,10 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
 
   const ensureChild = async (key: string, l: Live): Promise<AcpChild> => {
     if (l.child) return l.child;
-    fs.mkdirSync(l.cwd, { recursive: true });
-    const root = fs.realpathSync(l.cwd);
+    // On a node the folder is the node's to check (agent.prepare); here one of its own is made.
+    const host = l.node !== undefined ? nodeHost(deps.nodes!, l.node) : undefined;
+    if (!host) fs.mkdirSync(l.cwd, { recursive: true });
+    const root = host ? l.cwd : fs.realpathSync(l.cwd);
     const note = (id: string, text: string) => {
       flush(key, l);
       append(key, l, { role: 'tool', actorType: 'agent', toolName: 'terminal', toolCallId: id, text });
@@ -186,7 +194,14 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
       ...(mcp ? { mcpServers: (caps: { http: boolean }) => mcp.servers(key, caps, l.profile.reach) } : {}),
       logger: { warn: (m, f) => deps.logger.warn(`acp: ${m}`, { sessionKey: key, ...(f as object) }) },
       onUpdate: (u) => onUpdate(key, l, u),
-      beforeSpawn: (command) => deps.profiles.confirmStart(l.profile, command, key),
+      beforeSpawn: (command) =>
+        deps.profiles.confirmStart(
+          l.profile,
+          command,
+          key,
+          host?.node !== undefined ? { id: l.node!, name: host.node } : undefined,
+        ),
+      ...(host ? { host } : {}),
       terminals: {
         ...(l.profile.askTerminal
           ? {
@@ -288,7 +303,7 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
   };
 
   /** The profile a spawn asks for (by id or name; by default the first one allowed for `by`). */
-  const profileFor = (name: string | undefined, by: 'agent' | 'human'): StoredAcpProfile => {
+  const profileFor = (name: string | undefined, by: 'agent' | 'human', here = true): StoredAcpProfile => {
     const all = deps.profiles.stored.list();
     const profile = name
       ? (deps.profiles.stored.get(name) ?? all.find((x) => x.name === name))
@@ -303,13 +318,23 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
     // Agents may start only profiles the person allowed for agents.
     if (by === 'agent' && !profile.allowAgents)
       throw new GatewayError('forbidden', `profile "${profile.id}" is not allowed for agents`);
+    // On a node the program is found there (agent.prepare).
     try {
-      resolveCommand(profile);
+      if (here) resolveCommand(profile);
     } catch (err) {
       if (err instanceof AcpCommandNotFoundError) throw new GatewayError('unavailable', err.message);
       throw err;
     }
     return profile;
+  };
+
+  /** An agent on a paired node: the node must be paired, the folder one on that machine. */
+  const planOnNode = (profile: StoredAcpProfile, node: string, cwd: string | undefined) => {
+    const name = typeof node === 'string' ? deps.nodes?.name(node) : undefined;
+    if (name === undefined) throw notFound(`Unknown node: ${String(node).slice(0, 100)}`);
+    const folder = cwd ?? (profile.cwd && path.isAbsolute(profile.cwd) ? profile.cwd : undefined);
+    if (folder === undefined) throw invalidArgument(`cwd is required: a folder on the node "${name}"`);
+    return { config: profile, cwd: folder, labelHead: `${profile.name} on ${name}`, profileId: profile.id };
   };
 
   const notRunning = (key: string) =>
@@ -326,7 +351,8 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
      * own under workRoot.
      */
     plan(key, req) {
-      const profile = profileFor(req.profile, req.by);
+      const profile = profileFor(req.profile, req.by, req.node === undefined);
+      if (req.node !== undefined) return planOnNode(profile, req.node, req.cwd);
       const id = parseSessionKey(key).rest.slice('acp:'.length);
       const cwd =
         req.cwd ?? (profile.cwd && path.isAbsolute(profile.cwd) ? profile.cwd : path.join(deps.workRoot, id));
@@ -335,7 +361,7 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
 
     /** Starts the agent of a child just committed; a failure to start ends the run as failed. */
     begin(child) {
-      live.set(child.key, newLive(child.config as StoredAcpProfile, child.cwd!, deps.mcp));
+      live.set(child.key, newLive(child.config as StoredAcpProfile, child.cwd!, deps.mcp, child.node));
       runPrompt(child.key, child.task, child.spawn);
     },
 
@@ -345,7 +371,7 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
      */
     async launch(child) {
       const key = child.key;
-      const l = newLive(child.config as StoredAcpProfile, child.cwd!, deps.mcp);
+      const l = newLive(child.config as StoredAcpProfile, child.cwd!, deps.mcp, child.node);
       try {
         await ensureChild(key, l);
       } catch (err) {
@@ -441,7 +467,7 @@ export function createAcpSessions(deps: AcpSessionsDeps) {
     reset(key) {
       const l = live.get(key);
       if (!l) return;
-      live.set(key, newLive(l.profile, l.cwd, l.mcp));
+      live.set(key, newLive(l.profile, l.cwd, l.mcp, l.node));
       deps.permissions.withdrawSession(key);
       dropChild(key, l);
     },

@@ -2,6 +2,7 @@ import type { McpServer } from '@agentclientprotocol/sdk';
 import type { AcpProfile } from '../../../../shared/ipc/types';
 import type { CommandLine } from '../../trust/consent';
 import type { StartProgress } from './start-watch';
+import type { AgentHost } from './host';
 import type { TerminalHooks } from './terminals';
 import type { TurnUsage } from './usage';
 
@@ -92,4 +93,6 @@ export interface AcpChildOptions {
   terminals?: TerminalHooks;
   /** The start's steps and stderr lines while the person waits for spawn/initialize/session/new. */
   onProgress?: StartProgress;
+  /** Where the agent runs (default: this machine; a paired node: node-host.ts). */
+  host?: AgentHost;
 }

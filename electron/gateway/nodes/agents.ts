@@ -1,0 +1,260 @@
+// The gateway's end of agents on nodes (issue 30.1): one channel per agent a node started, its
+// frames numbered both ways (replay.ts). A frame for a channel this gateway did not open on that
+// node is refused and logged. When the link drops, each channel waits for its grace while the
+// node is reached again; then the node is asked to attach the channels (with the token it gave
+// at the start) and each side sends again what the other missed. An attach that names another
+// process than the one started is refused. Past the grace, the channel ends `link lost`.
+import { randomUUID } from 'node:crypto';
+import { GatewayError } from '../errors';
+import type { Logger } from '../types';
+import type { NodeConnection } from './connection';
+import { isObject } from './protocol';
+import { Inbox, Outbox, type Frame } from './replay';
+
+export const LINK_LOST = 'link lost';
+/** How often a node is tried again while channels wait on it. */
+const RETRY_MS = 1000;
+
+export interface ChannelHandlers {
+  out(data: Buffer): void;
+  err(data: Buffer): void;
+  mcp(data: Buffer): void;
+  /** The agent ended on the node, or the channel is lost (`reason`). */
+  exit(code: number | null, signal: string | null, reason?: string): void;
+}
+
+interface Channel {
+  ch: string;
+  nodeId: string;
+  token: string;
+  pid: number;
+  graceMs: number;
+  handlers: ChannelHandlers;
+  out: Outbox;
+  inbox: Inbox;
+  lost?: NodeJS.Timeout;
+  ended: boolean;
+}
+
+export interface AgentLinksDeps {
+  logger: Logger;
+  /** The node's live connection (reached again when there is none). */
+  connection(nodeId: string): Promise<NodeConnection>;
+  /** A paired node's name; undefined when there is no such node. */
+  name(nodeId: string): string | undefined;
+  /** A link that will not come back (the gateway is closing). */
+  closing(): boolean;
+  /** How long an agent outlives a dropped link (the person's setting; default 2 minutes). */
+  graceMs(): number;
+}
+
+export const DEFAULT_AGENT_GRACE_MS = 120_000;
+
+/** The node's live connection, when its node file starts agents. */
+async function agentConnection(deps: AgentLinksDeps, nodeId: string): Promise<NodeConnection> {
+  const conn = await deps.connection(nodeId);
+  const hello = await conn.ready;
+  if (hello.agents !== true)
+    throw new GatewayError(
+      'unavailable',
+      `The node "${deps.name(nodeId) ?? nodeId}" runs a Sightline node that cannot start agents: update its node command to this version, or pair it by SSH destination alone so Sightline installs its own node file`,
+    );
+  return conn;
+}
+
+export function createAgentLinks(deps: AgentLinksDeps) {
+  const channels = new Map<string, Channel>();
+  const conns = new Map<string, NodeConnection>();
+  const retrying = new Map<string, NodeJS.Timeout>();
+
+  const end = (c: Channel, code: number | null, signal: string | null, reason?: string) => {
+    if (c.ended) return;
+    c.ended = true;
+    clearTimeout(c.lost);
+    channels.delete(c.ch);
+    c.handlers.exit(code, signal, reason);
+  };
+
+  function frame(nodeId: string, f: Frame): void {
+    const c = typeof f.ch === 'string' ? channels.get(f.ch) : undefined;
+    if (!c || c.nodeId !== nodeId) {
+      deps.logger.warn('nodes: refused a frame for an agent this node does not run', {
+        nodeId,
+        ch: String(f.ch).slice(0, 64),
+        type: String(f.type).slice(0, 16),
+      });
+      return;
+    }
+    const taken = c.inbox.take(f.seq);
+    if (taken === 'twin') return;
+    if (taken === 'gap') {
+      deps.logger.warn('nodes: frames of an agent were lost', { nodeId, ch: c.ch });
+      return end(c, null, null, `${LINK_LOST} (frames were lost)`);
+    }
+    const data = typeof f.data === 'string' ? Buffer.from(f.data, 'base64') : Buffer.alloc(0);
+    if (f.type === 'out') c.handlers.out(data);
+    else if (f.type === 'err') c.handlers.err(data);
+    else if (f.type === 'mcp') c.handlers.mcp(data);
+    else if (f.type === 'exit') {
+      const reason = typeof f.error === 'string' ? f.error.slice(0, 500) : undefined;
+      end(c, typeof f.code === 'number' ? f.code : null, typeof f.signal === 'string' ? f.signal : null, reason);
+    }
+  }
+
+  /** The link to a node dropped: its channels wait for their grace, and the node is tried again. */
+  function dropped(nodeId: string): void {
+    const waiting = [...channels.values()].filter((c) => c.nodeId === nodeId && !c.ended);
+    if (waiting.length === 0) return;
+    deps.logger.warn('nodes: link lost; agents wait for it', { nodeId, agents: waiting.length });
+    for (const c of waiting) {
+      c.lost ??= setTimeout(() => end(c, null, null, LINK_LOST), c.graceMs);
+      if (deps.closing()) end(c, null, null, LINK_LOST);
+    }
+    retry(nodeId);
+  }
+
+  function retry(nodeId: string): void {
+    if (retrying.has(nodeId) || deps.closing()) return;
+    retrying.set(
+      nodeId,
+      setTimeout(() => {
+        retrying.delete(nodeId);
+        if (![...channels.values()].some((c) => c.nodeId === nodeId && c.lost)) return;
+        deps.connection(nodeId).catch(() => retry(nodeId));
+      }, RETRY_MS),
+    );
+  }
+
+  /** A new connection to a node: the channels waiting on it are attached again. */
+  async function attach(nodeId: string, conn: NodeConnection): Promise<void> {
+    const waiting = [...channels.values()].filter((c) => c.nodeId === nodeId && c.lost);
+    if (waiting.length === 0) return;
+    let r: unknown;
+    try {
+      r = await conn.request(
+        'agent.attach',
+        {
+          tokens: Object.fromEntries(waiting.map((c) => [c.ch, c.token])),
+          seqs: Object.fromEntries(waiting.map((c) => [c.ch, c.inbox.last])),
+        },
+        20_000,
+      );
+    } catch (err) {
+      deps.logger.warn('nodes: cannot attach agents again', { nodeId, error: String(err) });
+      return;
+    }
+    const attached = isObject(r) && Array.isArray(r.attached) ? r.attached : [];
+    for (const c of waiting) {
+      const a = attached.find((x): x is Frame => isObject(x) && x.ch === c.ch);
+      if (!a) {
+        end(c, null, null, LINK_LOST);
+        continue;
+      }
+      if (a.pid !== c.pid) {
+        deps.logger.warn('nodes: refused an attach that names another process', {
+          nodeId,
+          ch: c.ch,
+          started: c.pid,
+          claimed: String(a.pid).slice(0, 20),
+        });
+        end(c, null, null, `${LINK_LOST} (the node answered for another process)`);
+        continue;
+      }
+      clearTimeout(c.lost);
+      c.lost = undefined;
+      const again = c.out.since(typeof a.seq === 'number' ? a.seq : 0);
+      if (!again) end(c, null, null, `${LINK_LOST} (input was lost)`);
+      else for (const f of again) conn.send(f);
+    }
+    deps.logger.info('nodes: agents attached again', { nodeId, agents: attached.length });
+  }
+
+  return {
+    /** Every connection of every node: its channel frames come here. */
+    connected(nodeId: string, conn: NodeConnection): void {
+      conns.set(nodeId, conn);
+      conn.onFrame((f) => frame(nodeId, f));
+      conn.onClose(() => {
+        if (conns.get(nodeId) === conn) conns.delete(nodeId);
+        dropped(nodeId);
+      });
+      void attach(nodeId, conn);
+    },
+
+    /** Starts the agent on the node (`agent.start`) and opens its channel. */
+    async start(
+      nodeId: string,
+      args: Record<string, unknown>,
+      graceMs: number,
+      handlers: ChannelHandlers,
+    ): Promise<{ ch: string; pid: number; mcp: unknown }> {
+      const conn = await agentConnection(deps, nodeId);
+      const ch = randomUUID();
+      const c: Channel = {
+        ch,
+        nodeId,
+        token: '',
+        pid: 0,
+        graceMs,
+        handlers,
+        out: new Outbox(),
+        inbox: new Inbox(),
+        ended: false,
+      };
+      // Open before the answer: the agent may speak at once.
+      channels.set(ch, c);
+      let r: unknown;
+      try {
+        r = await conn.request('agent.start', { ...args, ch, graceMs }, 30_000);
+      } catch (err) {
+        channels.delete(ch);
+        throw err;
+      }
+      if (!isObject(r) || typeof r.token !== 'string' || !Number.isSafeInteger(r.pid) || (r.pid as number) <= 0) {
+        channels.delete(ch);
+        deps.logger.warn('nodes: refused a start answer without a process', { nodeId, ch });
+        conn.request('agent.stop', { ch }, 5_000).catch(() => undefined);
+        throw new Error('the node answered the start without a process: refused');
+      }
+      c.token = r.token;
+      c.pid = r.pid as number;
+      return { ch, pid: c.pid, mcp: r.mcp };
+    },
+
+    /** Bytes to the agent's input or its MCP relay, numbered; kept for a replay while the link is down. */
+    send(ch: string, type: 'in' | 'mcp', data: Buffer): void {
+      const c = channels.get(ch);
+      if (!c) return;
+      const f = c.out.stamp({ type, ch, data: data.toString('base64') });
+      if (!c.lost) conns.get(c.nodeId)?.send(f);
+    },
+
+    /** A request about a channel's agent (signal, files, terminals) to its node. */
+    async request(ch: string, op: string, args: Record<string, unknown>, timeoutMs = 30_000): Promise<unknown> {
+      const c = channels.get(ch);
+      if (!c) throw new Error('the agent on the node has ended');
+      const conn = conns.get(c.nodeId);
+      if (!conn || c.lost) throw new Error(`the link to the node is down (${LINK_LOST})`);
+      return conn.request(op, { ...args, ch }, timeoutMs);
+    },
+
+    name: (nodeId: string) => deps.name(nodeId),
+    graceMs: () => deps.graceMs(),
+
+    /** A request about no channel yet: where an agent would run (agent.prepare). */
+    async ask(nodeId: string, op: string, args: Record<string, unknown>): Promise<unknown> {
+      return (await agentConnection(deps, nodeId)).request(op, args, 30_000);
+    },
+
+    /** Channels of a node (tests, status). */
+    count: (nodeId?: string) => [...channels.values()].filter((c) => !nodeId || c.nodeId === nodeId).length,
+
+    /** The gateway closes: every channel ends (the node stops the agents when its link ends). */
+    close(): void {
+      for (const t of retrying.values()) clearTimeout(t);
+      for (const c of [...channels.values()]) end(c, null, null, 'the gateway closed');
+    },
+  };
+}
+
+export type AgentLinks = ReturnType<typeof createAgentLinks>;

@@ -114,7 +114,10 @@ export function createNodeAgents(o: AgentsOptions) {
     const cwd = checkRoot(args.cwd);
     const env = vars(args.env);
     // Exactly the program the person allowed: an absolute path that is there.
-    const program = resolveCommand({ id: '', name: '', command: text(args.program, 'program'), args: [], env }, cwd);
+    const program = resolveCommand(
+      { id: '', name: '', command: text(args.program, 'program'), args: [], env },
+      cwd,
+    );
     if (program !== args.program) bad('program must be the absolute path prepare answered');
     const graceMs = Math.min(MAX_GRACE_MS, Math.max(0, Number(args.graceMs) || 0));
     const proc = spawn(program, words(args.args, 'args'), {
@@ -143,7 +146,9 @@ export function createNodeAgents(o: AgentsOptions) {
       for (let i = 0; i < b.length; i += CHUNK)
         emit(a, { type: 'out', data: b.subarray(i, i + CHUNK).toString('base64') });
     });
-    proc.stderr!.on('data', (b: Buffer) => emit(a, { type: 'err', data: b.subarray(-CHUNK).toString('base64') }));
+    proc.stderr!.on('data', (b: Buffer) =>
+      emit(a, { type: 'err', data: b.subarray(-CHUNK).toString('base64') }),
+    );
     const ended = (code: number | null, signal: NodeJS.Signals | null, error?: string) => {
       if (a.exited) return;
       a.exited = true;
@@ -184,9 +189,9 @@ export function createNodeAgents(o: AgentsOptions) {
       case 'wait':
         return a.terminals.waitForExit(id());
       case 'kill':
-        return a.terminals.kill(id()), {};
+        return (a.terminals.kill(id()), {});
       case 'release':
-        return a.terminals.release(id()), {};
+        return (a.terminals.release(id()), {});
       default:
         return bad('op must be create, output, wait, kill or release');
     }
@@ -198,13 +203,19 @@ export function createNodeAgents(o: AgentsOptions) {
       const root = checkRoot(args.cwd);
       const cwd = typeof args.profileCwd === 'string' ? checkRoot(path.resolve(root, args.profileCwd)) : root;
       const env = vars(args.env);
-      const program = resolveCommand({ id: '', name: '', command: text(args.command, 'command'), args: [], env }, cwd);
+      const program = resolveCommand(
+        { id: '', name: '', command: text(args.command, 'command'), args: [], env },
+        cwd,
+      );
       return { root, cwd, program };
     },
     start,
     signal(args: Record<string, unknown>) {
       const a = agent(args.ch);
-      const sig = args.signal === 'SIGTERM' || args.signal === 'SIGKILL' ? args.signal : bad('signal must be SIGTERM or SIGKILL');
+      const sig =
+        args.signal === 'SIGTERM' || args.signal === 'SIGKILL'
+          ? args.signal
+          : bad('signal must be SIGTERM or SIGKILL');
       if (!a.exited && a.proc.pid !== undefined) a.tree = signalTree(a.proc.pid, sig, a.tree);
       return {};
     },

@@ -66,7 +66,12 @@ export function serveLink(o: LinkOptions) {
     try {
       frame = encodeFrame(f);
     } catch (err) {
-      frame = encodeFrame({ type: 'res', id: f.id, ok: false, error: { code: 'failed', message: errorText(err) } });
+      frame = encodeFrame({
+        type: 'res',
+        id: f.id,
+        ok: false,
+        error: { code: 'failed', message: errorText(err) },
+      });
     }
     current?.write(frame);
   };
@@ -121,7 +126,9 @@ export function serveLink(o: LinkOptions) {
     const args = isObject(f.args) ? f.args : {};
     const tokens = isObject(args.tokens) ? args.tokens : {};
     const answer = (result: unknown) => up.write(encodeFrame({ type: 'res', id: f.id, ok: true, result }));
-    const others = fs.readdirSync(o.runDir).filter((n) => /^attach-\d+\.sock$/.test(n) && n !== path.basename(socketOf('attach')));
+    const others = fs
+      .readdirSync(o.runDir)
+      .filter((n) => /^attach-\d+\.sock$/.test(n) && n !== path.basename(socketOf('attach')));
     for (const name of others) {
       const piped = await tryAttach(path.join(o.runDir, name), args, answer, up);
       if (piped) return piped;
@@ -175,27 +182,27 @@ export function serveLink(o: LinkOptions) {
           pipe = { write: (b: Buffer) => void held.push(b), end: () => undefined };
           void attachElsewhere(f, up).then((to) => {
             pipe = to;
-            for (const b of held) (to ? to.write(b) : onData(b));
+            for (const b of held) to ? to.write(b) : onData(b);
           });
           continue;
         }
         handle(f.op, f.args, service).then(
-          (result) => (current === up ? send({ type: 'res', id, ok: true, result } satisfies Answer) : undefined),
+          (result) =>
+            current === up ? send({ type: 'res', id, ok: true, result } satisfies Answer) : undefined,
           (err: unknown) =>
-            current === up ? send({ type: 'res', id, ok: false, error: wireError(err) } satisfies Answer) : undefined,
+            current === up
+              ? send({ type: 'res', id, ok: false, error: wireError(err) } satisfies Answer)
+              : undefined,
         );
       }
     };
-    up.on(
-      onData,
-      () => {
-        if (current !== up) return;
-        current = undefined;
-        pipe?.end();
-        if (agents.size() > 0) listenAttach();
-        agents.unlinked();
-      },
-    );
+    up.on(onData, () => {
+      if (current !== up) return;
+      current = undefined;
+      pipe?.end();
+      if (agents.size() > 0) listenAttach();
+      agents.unlinked();
+    });
   }
 
   /** Connects to one earlier process; on `attached` this process becomes a pipe to it. */
@@ -242,7 +249,11 @@ export function serveLink(o: LinkOptions) {
     });
   }
 
-  async function handle(op: string, args: unknown, service: { handle(op: string, args: unknown): Promise<unknown> }) {
+  async function handle(
+    op: string,
+    args: unknown,
+    service: { handle(op: string, args: unknown): Promise<unknown> },
+  ) {
     const a = isObject(args) ? args : {};
     switch (op) {
       case 'agent.prepare':

@@ -92,9 +92,12 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function openHarness(agent: AgentUnderTest): Promise<Harness> {
+export async function openHarness(
+  agent: AgentUnderTest,
+  options: Parameters<typeof openTestGateway>[0] = {},
+): Promise<Harness> {
   const model = await agent.startModel();
-  const t = openTestGateway();
+  const t = openTestGateway(options);
   // The coordinator and the other session are native sessions with the simulated provider.
   t.gw.agents.save({ id: 'main', providerSettings: { stepMs: '1', steps: '1' } });
   t.gw.sessions.create({ key: OTHER, label: 'another session' });

@@ -97,7 +97,12 @@ export function createAgentLinks(deps: AgentLinksDeps) {
     else if (f.type === 'mcp') c.handlers.mcp(data);
     else if (f.type === 'exit') {
       const reason = typeof f.error === 'string' ? f.error.slice(0, 500) : undefined;
-      end(c, typeof f.code === 'number' ? f.code : null, typeof f.signal === 'string' ? f.signal : null, reason);
+      end(
+        c,
+        typeof f.code === 'number' ? f.code : null,
+        typeof f.signal === 'string' ? f.signal : null,
+        reason,
+      );
     }
   }
 
@@ -210,7 +215,12 @@ export function createAgentLinks(deps: AgentLinksDeps) {
         channels.delete(ch);
         throw err;
       }
-      if (!isObject(r) || typeof r.token !== 'string' || !Number.isSafeInteger(r.pid) || (r.pid as number) <= 0) {
+      if (
+        !isObject(r) ||
+        typeof r.token !== 'string' ||
+        !Number.isSafeInteger(r.pid) ||
+        (r.pid as number) <= 0
+      ) {
         channels.delete(ch);
         deps.logger.warn('nodes: refused a start answer without a process', { nodeId, ch });
         conn.request('agent.stop', { ch }, 5_000).catch(() => undefined);
@@ -230,7 +240,12 @@ export function createAgentLinks(deps: AgentLinksDeps) {
     },
 
     /** A request about a channel's agent (signal, files, terminals) to its node. */
-    async request(ch: string, op: string, args: Record<string, unknown>, timeoutMs = 30_000): Promise<unknown> {
+    async request(
+      ch: string,
+      op: string,
+      args: Record<string, unknown>,
+      timeoutMs = 30_000,
+    ): Promise<unknown> {
       const c = channels.get(ch);
       if (!c) throw new Error('the agent on the node has ended');
       const conn = conns.get(c.nodeId);

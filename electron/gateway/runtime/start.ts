@@ -58,7 +58,12 @@ export function createStarter(deps: StarterDeps) {
     if (node !== undefined && acpProfileId === undefined)
       throw invalidArgument('Only an ACP agent runs on a paired node: choose an acpProfileId');
     // On a node the folder is one on that machine: the node checks it when the agent starts.
-    const cwd = input.cwd === undefined ? undefined : node !== undefined ? remoteFolder(input.cwd) : checkFolder(input.cwd);
+    const cwd =
+      input.cwd === undefined
+        ? undefined
+        : node !== undefined
+          ? remoteFolder(input.cwd)
+          : checkFolder(input.cwd);
     let parent: SessionInfo | undefined;
     if (parentKey !== undefined) {
       parent = typeof parentKey === 'string' ? deps.store.get(parentKey) : undefined;

@@ -102,7 +102,8 @@ export const localHost: AgentHost = {
     const root = await realpath(folder).catch(() => {
       throw new Error(`ACP working directory does not exist: ${folder}`);
     });
-    if (!(await stat(root)).isDirectory()) throw new Error(`ACP working directory is not a directory: ${folder}`);
+    if (!(await stat(root)).isDirectory())
+      throw new Error(`ACP working directory is not a directory: ${folder}`);
     const cwd = profile.cwd ? path.resolve(root, profile.cwd) : root;
     return { root, cwd, program: resolveCommand(profile, cwd) };
   },

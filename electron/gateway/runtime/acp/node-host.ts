@@ -117,13 +117,23 @@ class NodeProcess extends EventEmitter implements AgentProcess {
 }
 
 /** The node's terminals over the link; the person's say and the transcript lines stay here. */
-function nodeTerminals(port: NodeAgentPort, proc: NodeProcess, root: string, hooks: TerminalHooks = {}): AgentTerminals {
+function nodeTerminals(
+  port: NodeAgentPort,
+  proc: NodeProcess,
+  root: string,
+  hooks: TerminalHooks = {},
+): AgentTerminals {
   const call = (op: string, args: Record<string, unknown>) =>
     port.request(proc.ch, 'agent.terminal', { op, ...args }).catch(asRequestError);
   return {
     async create(req) {
       const added = Object.fromEntries((req.env ?? []).map((v) => [v.name, v.value]));
-      const command: CommandLine = { program: req.command, args: req.args ?? [], cwd: req.cwd ?? root, env: added };
+      const command: CommandLine = {
+        program: req.command,
+        args: req.args ?? [],
+        cwd: req.cwd ?? root,
+        env: added,
+      };
       if (hooks.approve) {
         try {
           await hooks.approve(command);
@@ -179,9 +189,11 @@ export function nodeHost(port: NodeAgentPort, nodeId: string): AgentHost {
     },
     files: () => ({
       read: async (file, line, limit) =>
-        ((await port.request(proc.ch, 'agent.read', { path: file, line, limit }).catch(asRequestError)) as {
-          content: string;
-        }).content,
+        (
+          (await port.request(proc.ch, 'agent.read', { path: file, line, limit }).catch(asRequestError)) as {
+            content: string;
+          }
+        ).content,
       write: async (file, content) => {
         await port.request(proc.ch, 'agent.write', { path: file, content }).catch(asRequestError);
       },

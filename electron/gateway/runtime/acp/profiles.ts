@@ -115,7 +115,13 @@ export function createAcpProfiles(deps: { store: AcpProfileStore; consent: Conse
     ): Promise<void> {
       const where = node ? ` on the node "${node.name}"` : '';
       return consent.confirm(
-        { kind: 'acp-profile', title: `${title(p)}${where}`, command, sessionKey, allowAgents: p.allowAgents },
+        {
+          kind: 'acp-profile',
+          title: `${title(p)}${where}`,
+          command,
+          sessionKey,
+          allowAgents: p.allowAgents,
+        },
         { remember: node ? `${consentKey(p)}@node:${node.id}` : consentKey(p) },
       );
     },

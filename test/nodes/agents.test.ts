@@ -1,0 +1,228 @@
+// Agents on a paired node (issue 30.1), over a real OpenSSH server (sshd.ts) with a real agent
+// (Codex through codex-acp, against the Responses stand-in): a person starts it on the node, a
+// whole turn with Sightline's MCP tool answered through the link (no port on the node), a cancel,
+// a dropped link re-attached without losing or doubling an update, no process left on the node
+// after delete, and a link that stays down past the grace ending the run `failed: link lost` with
+// the node stopping the agent.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/gateway';
+import { gate, startResponsesStandIn } from '../helpers/standin';
+import { ACP_AGENTS, ensureTool } from '../tools/install';
+import {
+  CHECK_SCRIPT,
+  expectCheckTurn,
+  MAIN,
+  openHarness,
+  treeOf,
+  type AgentUnderTest,
+  type Harness,
+} from '../agents/harness';
+import { makeRoots, nodeBundle } from './helpers';
+import { startSshd, type Sshd } from './sshd';
+import { tempDir } from '../helpers/temp';
+
+const spec = ACP_AGENTS.find((a) => a.id === 'codex-acp')!;
+const GRACE_MS = 8_000;
+let bin = '';
+
+const agent: AgentUnderTest = {
+  id: 'node-codex',
+  startModel: () => startResponsesStandIn(),
+  launch(model, home) {
+    const codexHome = path.join(home, 'codex');
+    fs.mkdirSync(codexHome, { recursive: true });
+    fs.writeFileSync(
+      path.join(codexHome, 'config.toml'),
+      [
+        'model = "gpt-5.4"',
+        'model_provider = "standin"',
+        '[model_providers.standin]',
+        'name = "Stand-in"',
+        `base_url = "${model.url}/v1"`,
+        'wire_api = "responses"',
+        'env_key = "STANDIN_API_KEY"',
+        '',
+      ].join('\n'),
+    );
+    return {
+      command: process.execPath,
+      args: [bin],
+      env: { HOME: home, CODEX_HOME: codexHome, STANDIN_API_KEY: 'sk-standin' },
+    };
+  },
+  asks: true,
+  client: /codex/,
+};
+
+/** The ssh clients this test process started (the gateway's links to the node). */
+function sshClients(): number[] {
+  return fs.readdirSync('/proc').flatMap((name) => {
+    if (!/^\d+$/.test(name)) return [];
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const argv = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      return ppid === process.pid && argv[0] === 'ssh' && argv.includes('sightline-test')
+        ? [Number(name)]
+        : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** The parent of a process (the node process for an agent it started). */
+const parentOf = (pid: number) => {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+};
+
+let sshd: Sshd;
+let h: Harness;
+let nodeId = '';
+let key = '';
+let dir = '';
+
+beforeAll(async () => {
+  bin = fs.realpathSync(await ensureTool(spec, spec.pinned));
+  dir = tempDir('sightline-node-agents-');
+  const bundle = await nodeBundle();
+  sshd = await startSshd(dir);
+  h = await openHarness(agent, {
+    catalogRoots: makeRoots(tempDir('sightline-local-')),
+    nodes: {
+      sshCommand: ['ssh', '-F', sshd.config()],
+      bundle,
+      helloTimeoutMs: 15_000,
+      agentGraceMs: GRACE_MS,
+    },
+  });
+  nodeId = (await h.t.gw.catalog.nodes.add({ ssh: 'sightline-test', name: 'build-box' })).id;
+}, 600_000);
+
+afterAll(async () => {
+  await h?.close();
+  sshd?.stop();
+  await waitFor(() => treeOf(agent.id).length === 0, 10_000, 'every agent tree to end');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('an ACP agent on a paired node, over real sshd', { timeout: 180_000 }, () => {
+  it('a person starts it on the node: the consent names the node; a whole turn with an MCP tool call through the link', async () => {
+    const asked: string[] = [];
+    h.t.gw.consent.plug(async (q) => {
+      asked.push(`${q.title} | ${q.command.cwd}`);
+      return true;
+    });
+    h.model.script([...CHECK_SCRIPT]);
+    const turns = h.model.turns.length;
+    const cwd = h.cwd();
+    const info = await h.t.gw.sessions.start({
+      acpProfileId: h.profile('person'),
+      cwd,
+      message: 'Check on your coordinator.',
+      parentKey: MAIN,
+      node: nodeId,
+    });
+    key = info.key;
+    expect(asked).toEqual([expect.stringMatching(new RegExp(`on the node "build-box" \\| ${cwd}$`))]);
+    await expectCheckTurn(h, agent, key, turns);
+    // The agent runs under the node process (started over SSH), not under the gateway.
+    const tree = treeOf(`${agent.id}-person`);
+    expect(tree.length).toBeGreaterThan(0);
+    expect(tree.some((pid) => parentOf(pid) === process.pid)).toBe(false);
+  });
+
+  it('a folder that is not on the node, and a worktree on a node, are refused with a message', async () => {
+    await expect(
+      h.t.gw.sessions.start({
+        acpProfileId: h.profile('person'),
+        cwd: '/no/such/folder',
+        message: 'x',
+        node: nodeId,
+      }),
+    ).rejects.toThrow('the folder does not exist on this node: /no/such/folder');
+    await expect(
+      h.t.gw.sessions.start({
+        acpProfileId: h.profile('person'),
+        cwd: h.cwd(),
+        message: 'x',
+        node: nodeId,
+        isolation: 'worktree',
+      }),
+    ).rejects.toThrow(
+      'Worktrees on a paired node are not supported yet: start the agent in place on the node',
+    );
+  });
+
+  it('a cancel while the model holds its stream ends the run cancelled; the agent answers the next prompt', async () => {
+    const { gw } = h.t;
+    const held = gate();
+    h.model.script([{ text: 'A long answer that is never finished.', gate: held }, { text: 'Still here.' }]);
+    const runs = gw.runs.list(key).length;
+    await gw.human.send(key, 'Write a long answer.');
+    await held.reached;
+    expect(gw.runtime.cancel(key)).toBe(true);
+    await h.settle(key, runs + 1, 'the cancelled run');
+    expect(gw.runs.list(key).at(-1)).toMatchObject({ status: 'cancelled' });
+    held.release();
+    await gw.human.send(key, 'Are you there?');
+    await h.settle(key, runs + 2, 'the run after the cancel');
+    expect(h.lastReply(key)).toBe('Still here.');
+  });
+
+  it('a dropped link: the agent keeps running on the node and is attached again; its answer arrives once', async () => {
+    const { gw } = h.t;
+    const held = gate();
+    h.model.script([{ text: 'Written while the link was down.', gate: held }]);
+    const runs = gw.runs.list(key).length;
+    const before = treeOf(`${agent.id}-person`).sort();
+    await gw.human.send(key, 'Answer across a dropped link.');
+    await held.reached;
+    const clients = sshClients();
+    expect(clients).toHaveLength(1);
+    process.kill(clients[0]!, 'SIGKILL');
+    await waitFor(() => gw.catalog.nodes.list()[0]?.state === 'offline', 10_000, 'the node to go offline');
+    // The model finishes while the link is down: the node keeps the agent's output.
+    held.release();
+    await h.settle(key, runs + 1, 'the run across the drop');
+    expect(gw.runs.list(key).at(-1)).toMatchObject({ status: 'idle' });
+    const answers = gw.transcripts.all(key).filter((m) => m.text === 'Written while the link was down.');
+    expect(answers).toHaveLength(1);
+    expect(treeOf(`${agent.id}-person`).sort()).toEqual(before);
+    expect(sshClients()).toHaveLength(1);
+  });
+
+  it('deleting the session leaves no process of the agent on the node', async () => {
+    expect(treeOf(`${agent.id}-person`).length).toBeGreaterThan(0);
+    h.t.gw.sessions.delete(key);
+    await waitFor(
+      () => treeOf(`${agent.id}-person`).length === 0,
+      10_000,
+      'the agent tree on the node to end',
+    );
+  });
+
+  it('a link down past the grace: the run ends failed: link lost, and the node stops the agent', async () => {
+    const { gw } = h.t;
+    const held = gate();
+    h.model.script([{ text: 'Never heard.', gate: held }]);
+    const info = await gw.sessions.start({
+      acpProfileId: h.profile('lost'),
+      cwd: h.cwd(),
+      message: 'Answer, slowly.',
+      node: nodeId,
+    });
+    await held.reached;
+    expect(treeOf(`${agent.id}-lost`).length).toBeGreaterThan(0);
+    // No new SSH login can come in: the link cannot come back.
+    sshd.stop();
+    process.kill(sshClients()[0]!, 'SIGKILL');
+    await h.settle(info.key, 1, 'the run to end without its link');
+    expect(gw.runs.list(info.key).at(-1)).toMatchObject({ status: 'failed', error: 'link lost' });
+    await waitFor(() => treeOf(`${agent.id}-lost`).length === 0, 15_000, 'the node to stop the agent');
+    held.release();
+  });
+});

@@ -16,7 +16,7 @@ import { createCredentialStore } from './mcp/credentials';
 import { resolveShim } from './mcp/shim';
 import { consoleLogger, EventHub } from './events';
 import { createNodes } from './nodes/service';
-import { createAgentLinks, DEFAULT_AGENT_GRACE_MS } from './nodes/agents';
+import { AgentLinks, DEFAULT_AGENT_GRACE_MS } from './nodes/agents';
 import { createOwnership, type Ownership } from './ownership';
 import { createOwnershipRepository } from './ownership/repository';
 import { createAcpProfileStore } from './runtime/acp/profile-store';
@@ -393,7 +393,7 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     localId: os.hostname(),
   });
   let closing = false;
-  const agentLinks = createAgentLinks({
+  const agentLinks = new AgentLinks({
     logger,
     connection: (id) => nodes.connection(id),
     name: (id) => nodes.get(id)?.name,

@@ -81,45 +81,63 @@ export interface AgentsOptions {
   idle(): void;
 }
 
-export function createNodeAgents(o: AgentsOptions) {
-  const agents = new Map<string, NodeAgent>();
-  let linked = true;
+/** A request's arguments (parsed by each method). */
+type Args = Record<string, unknown>;
 
-  const agent = (ch: unknown): NodeAgent => {
-    const a = agents.get(text(ch, 'ch', 64));
+export class NodeAgents {
+  private readonly agents = new Map<string, NodeAgent>();
+  private linked = true;
+
+  constructor(private readonly o: AgentsOptions) {}
+
+  private agent(ch: unknown): NodeAgent {
+    const a = this.agents.get(text(ch, 'ch', 64));
     if (!a) throw new NodeError('not_found', `no agent on this node has channel ${String(ch).slice(0, 64)}`);
     return a;
-  };
-  const emit = (a: NodeAgent, f: Frame) => o.send(a.out.stamp({ ...f, ch: a.ch }));
-  const forget = (a: NodeAgent) => {
+  }
+
+  private emit(a: NodeAgent, f: Frame): void {
+    this.o.send(a.out.stamp({ ...f, ch: a.ch }));
+  }
+
+  private forget(a: NodeAgent): void {
     clearTimeout(a.grace);
-    agents.delete(a.ch);
-    if (!linked && agents.size === 0) o.idle();
-  };
-  const stop = (a: NodeAgent) => {
+    this.agents.delete(a.ch);
+    if (!this.linked && this.agents.size === 0) this.o.idle();
+  }
+
+  /** The agent's whole tree: SIGTERM, SIGKILL to what is left after a grace. */
+  private stopTree(a: NodeAgent): void {
     a.terminals.killAll();
     a.mcp?.destroy();
-    if (!a.exited && a.proc.pid !== undefined) {
-      a.tree = signalTree(a.proc.pid, 'SIGTERM', a.tree);
-      setTimeout(() => {
-        if (a.proc.pid !== undefined) signalTree(a.proc.pid, 'SIGKILL', a.tree);
-      }, 1500).unref();
-    }
-  };
+    if (a.exited || a.proc.pid === undefined) return;
+    const pid = a.proc.pid;
+    a.tree = signalTree(pid, 'SIGTERM', a.tree);
+    setTimeout(() => signalTree(pid, 'SIGKILL', a.tree), 1500).unref();
+  }
 
-  function start(args: Record<string, unknown>) {
+  /** Checks the folder and finds the program here: what the person is asked to allow. */
+  prepare(args: Args) {
+    const root = checkRoot(args.cwd);
+    const cwd = typeof args.profileCwd === 'string' ? checkRoot(path.resolve(root, args.profileCwd)) : root;
+    const env = vars(args.env);
+    const command = text(args.command, 'command');
+    const program = resolveCommand({ id: '', name: '', command, args: [], env }, cwd);
+    return { root, cwd, program };
+  }
+
+  /** Starts exactly the program prepare found (an absolute path), in the checked folder. */
+  start(args: Args) {
     const ch = text(args.ch, 'ch', 64);
-    if (!CHANNEL_ID.test(ch) || agents.has(ch)) bad('ch must be a new channel id');
+    if (!CHANNEL_ID.test(ch) || this.agents.has(ch)) bad('ch must be a new channel id');
     const root = checkRoot(args.root);
     const cwd = checkRoot(args.cwd);
     const env = vars(args.env);
-    // Exactly the program the person allowed: an absolute path that is there.
     const program = resolveCommand(
       { id: '', name: '', command: text(args.program, 'program'), args: [], env },
       cwd,
     );
     if (program !== args.program) bad('program must be the absolute path prepare answered');
-    const graceMs = Math.min(MAX_GRACE_MS, Math.max(0, Number(args.graceMs) || 0));
     const proc = spawn(program, words(args.args, 'args'), {
       cwd,
       env: { ...process.env, ...env },
@@ -138,34 +156,11 @@ export function createNodeAgents(o: AgentsOptions) {
       inbox: new Inbox(),
       tree: new Set(),
       exited: false,
-      graceMs,
+      graceMs: Math.min(MAX_GRACE_MS, Math.max(0, Number(args.graceMs) || 0)),
     };
-    agents.set(ch, a);
-    proc.stdin!.on('error', () => undefined);
-    proc.stdout!.on('data', (b: Buffer) => {
-      for (let i = 0; i < b.length; i += CHUNK)
-        emit(a, { type: 'out', data: b.subarray(i, i + CHUNK).toString('base64') });
-    });
-    proc.stderr!.on('data', (b: Buffer) =>
-      emit(a, { type: 'err', data: b.subarray(-CHUNK).toString('base64') }),
-    );
-    const ended = (code: number | null, signal: NodeJS.Signals | null, error?: string) => {
-      if (a.exited) return;
-      a.exited = true;
-      a.terminals.killAll();
-      a.mcp?.destroy();
-      // Whatever the agent started dies with it.
-      if (proc.pid !== undefined) signalTree(proc.pid, 'SIGKILL', a.tree);
-      emit(a, { type: 'exit', code, signal, ...(error ? { error } : {}) });
-      if (linked) forget(a);
-    };
-    proc.once('error', (err) => ended(null, null, `could not run the agent: ${err.message}`));
-    proc.once('exit', (code, signal) => {
-      // The last output first (the final answer may be in it).
-      proc.stdout!.once('close', () => ended(code, signal));
-      setTimeout(() => ended(code, signal), 200).unref();
-    });
-    const relay = o.mcpRelay();
+    this.agents.set(ch, a);
+    this.relay(a);
+    const relay = this.o.mcpRelay();
     return {
       pid: proc.pid ?? 0,
       token: a.token,
@@ -177,137 +172,160 @@ export function createNodeAgents(o: AgentsOptions) {
     };
   }
 
-  async function terminal(a: NodeAgent, args: Record<string, unknown>): Promise<unknown> {
+  /** The agent's output and end as frames of its channel. */
+  private relay(a: NodeAgent): void {
+    const { proc } = a;
+    proc.stdin!.on('error', () => undefined);
+    proc.stdout!.on('data', (b: Buffer) => {
+      for (let i = 0; i < b.length; i += CHUNK)
+        this.emit(a, { type: 'out', data: b.subarray(i, i + CHUNK).toString('base64') });
+    });
+    proc.stderr!.on('data', (b: Buffer) =>
+      this.emit(a, { type: 'err', data: b.subarray(-CHUNK).toString('base64') }),
+    );
+    const ended = (code: number | null, signal: NodeJS.Signals | null, error?: string) => {
+      if (a.exited) return;
+      a.exited = true;
+      a.terminals.killAll();
+      a.mcp?.destroy();
+      // Whatever the agent started dies with it.
+      if (proc.pid !== undefined) signalTree(proc.pid, 'SIGKILL', a.tree);
+      this.emit(a, { type: 'exit', code, signal, ...(error ? { error } : {}) });
+      if (this.linked) this.forget(a);
+    };
+    proc.once('error', (err) => ended(null, null, `could not run the agent: ${err.message}`));
+    proc.once('exit', (code, signal) => {
+      // The last output first (the final answer may be in it).
+      proc.stdout!.once('close', () => ended(code, signal));
+      setTimeout(() => ended(code, signal), 200).unref();
+    });
+  }
+
+  signal(args: Args) {
+    const a = this.agent(args.ch);
+    const sig =
+      args.signal === 'SIGTERM' || args.signal === 'SIGKILL'
+        ? args.signal
+        : bad('signal must be SIGTERM or SIGKILL');
+    if (!a.exited && a.proc.pid !== undefined) a.tree = signalTree(a.proc.pid, sig, a.tree);
+    return {};
+  }
+
+  /** The gateway is done with the agent (deleted, or the gateway closes): its tree stops now. */
+  stop(args: Args) {
+    const a = this.agent(args.ch);
+    this.stopTree(a);
+    this.forget(a);
+    return {};
+  }
+
+  async read(args: Args) {
+    const a = this.agent(args.ch);
+    const line = typeof args.line === 'number' ? args.line : null;
+    const limit = typeof args.limit === 'number' ? args.limit : null;
+    return { content: await readConfinedText(a.root, text(args.path, 'path'), line, limit) };
+  }
+
+  async write(args: Args) {
+    const a = this.agent(args.ch);
+    if (typeof args.content !== 'string') bad('content must be text');
+    await writeConfinedText(a.root, text(args.path, 'path'), args.content as string);
+    return {};
+  }
+
+  async terminal(args: Args): Promise<unknown> {
+    const t = this.agent(args.ch).terminals;
     const id = () => text(args.terminalId, 'terminalId', 64);
     switch (args.op) {
       case 'create': {
         const params = isObject(args.params) ? args.params : bad('params must be an object');
-        return { terminalId: await a.terminals.create(params as never) };
+        return { terminalId: await t.create(params as never) };
       }
       case 'output':
-        return a.terminals.output(id());
+        return t.output(id());
       case 'wait':
-        return a.terminals.waitForExit(id());
+        return t.waitForExit(id());
       case 'kill':
-        return (a.terminals.kill(id()), {});
+        return (t.kill(id()), {});
       case 'release':
-        return (a.terminals.release(id()), {});
+        return (t.release(id()), {});
       default:
         return bad('op must be create, output, wait, kill or release');
     }
   }
 
-  return {
-    /** Checks the folder and finds the program here: what the person is asked to allow. */
-    prepare(args: Record<string, unknown>) {
-      const root = checkRoot(args.cwd);
-      const cwd = typeof args.profileCwd === 'string' ? checkRoot(path.resolve(root, args.profileCwd)) : root;
-      const env = vars(args.env);
-      const program = resolveCommand(
-        { id: '', name: '', command: text(args.command, 'command'), args: [], env },
-        cwd,
-      );
-      return { root, cwd, program };
-    },
-    start,
-    signal(args: Record<string, unknown>) {
-      const a = agent(args.ch);
-      const sig =
-        args.signal === 'SIGTERM' || args.signal === 'SIGKILL'
-          ? args.signal
-          : bad('signal must be SIGTERM or SIGKILL');
-      if (!a.exited && a.proc.pid !== undefined) a.tree = signalTree(a.proc.pid, sig, a.tree);
-      return {};
-    },
-    /** The gateway is done with the agent (deleted, or the gateway closes): its tree stops now. */
-    stop(args: Record<string, unknown>) {
-      const a = agent(args.ch);
-      stop(a);
-      forget(a);
-      return {};
-    },
-    async read(args: Record<string, unknown>) {
-      const a = agent(args.ch);
-      const line = typeof args.line === 'number' ? args.line : null;
-      const limit = typeof args.limit === 'number' ? args.limit : null;
-      return { content: await readConfinedText(a.root, text(args.path, 'path'), line, limit) };
-    },
-    async write(args: Record<string, unknown>) {
-      const a = agent(args.ch);
-      if (typeof args.content !== 'string') bad('content must be text');
-      await writeConfinedText(a.root, text(args.path, 'path'), args.content as string);
-      return {};
-    },
-    terminal: (args: Record<string, unknown>) => terminal(agent(args.ch), args),
+  /** A frame from the gateway for a channel: the agent's input, or its MCP answers. */
+  frame(f: Frame): void {
+    const a = typeof f.ch === 'string' ? this.agents.get(f.ch) : undefined;
+    if (!a || typeof f.data !== 'string' || a.inbox.take(f.seq) !== 'new') return;
+    const bytes = Buffer.from(f.data, 'base64');
+    if (f.type === 'in') a.proc.stdin!.write(bytes);
+    else if (f.type === 'mcp') a.mcp?.write(bytes);
+  }
 
-    /** A frame from the gateway for a channel: the agent's input, or its MCP answers. */
-    frame(f: Frame): void {
-      const a = typeof f.ch === 'string' ? agents.get(f.ch) : undefined;
-      if (!a || typeof f.data !== 'string' || a.inbox.take(f.seq) !== 'new') return;
-      const bytes = Buffer.from(f.data, 'base64');
-      if (f.type === 'in') a.proc.stdin!.write(bytes);
-      else if (f.type === 'mcp') a.mcp?.write(bytes);
-    },
-    /** The MCP relay of the agent that holds this token connected. */
-    mcpConnected(token: string, sock: { write(b: Buffer): void; destroy(): void }) {
-      const a = [...agents.values()].find((x) => x.mcpToken === token && !x.exited);
-      if (!a) return undefined;
-      a.mcp?.destroy();
-      a.mcp = sock;
-      return (b: Buffer) => emit(a, { type: 'mcp', data: b.toString('base64') });
-    },
-    size: () => agents.size,
+  /** The MCP relay of the agent that holds this token connected. */
+  mcpConnected(token: string, sock: { write(b: Buffer): void; destroy(): void }) {
+    const a = [...this.agents.values()].find((x) => x.mcpToken === token && !x.exited);
+    if (!a) return undefined;
+    a.mcp?.destroy();
+    a.mcp = sock;
+    return (b: Buffer) => this.emit(a, { type: 'mcp', data: b.toString('base64') });
+  }
 
-    /** No gateway is connected: each agent lives for its grace. */
-    unlinked(): void {
-      linked = false;
-      for (const a of agents.values()) {
-        if (a.exited) continue;
-        a.grace = setTimeout(() => {
-          stop(a);
-          forget(a);
-        }, a.graceMs);
-      }
-      if (agents.size === 0) o.idle();
-    },
-    /**
-     * A gateway came back with tokens and the last frame it got of each channel: those agents are
-     * its again, and what it missed is sent again. Answers which were attached, which are gone, and
-     * the last frame this node got of each (the gateway sends the rest again).
-     */
-    attach(tokens: Record<string, unknown>, seqs: Record<string, unknown>) {
-      const attached: { ch: string; pid: number; seq: number }[] = [];
-      const replays: Frame[] = [];
-      const gone: string[] = [];
-      for (const [ch, token] of Object.entries(tokens)) {
-        const a = agents.get(ch);
-        if (!a || a.token !== token) continue;
-        const again = a.out.since(Number(seqs[ch]) || 0);
-        if (!again) {
-          gone.push(ch);
-          stop(a);
-          forget(a);
-          continue;
-        }
-        clearTimeout(a.grace);
-        attached.push({ ch, pid: a.proc.pid ?? 0, seq: a.inbox.last });
-        replays.push(...again);
-        if (a.exited) agents.delete(ch);
-      }
-      if (attached.length > 0) linked = true;
-      return { attached, gone, replays };
-    },
-    holds: (tokens: Record<string, unknown>) =>
-      Object.entries(tokens).some(([ch, t]) => agents.get(ch)?.token === t),
+  size(): number {
+    return this.agents.size;
+  }
 
-    /** The node process ends: no agent outlives it. */
-    killAll(): void {
-      for (const a of agents.values()) {
-        a.terminals.killAll();
-        if (!a.exited && a.proc.pid !== undefined) signalTree(a.proc.pid, 'SIGKILL', a.tree);
+  /** No gateway is connected: each agent lives for its grace. */
+  unlinked(): void {
+    this.linked = false;
+    for (const a of this.agents.values()) {
+      if (a.exited) continue;
+      a.grace = setTimeout(() => {
+        this.stopTree(a);
+        this.forget(a);
+      }, a.graceMs);
+    }
+    if (this.agents.size === 0) this.o.idle();
+  }
+
+  /**
+   * A gateway came back with tokens and the last frame it got of each channel: those agents are
+   * its again, and what it missed is sent again. Answers which were attached (with the last frame
+   * this node got of each: the gateway sends the rest again) and which are gone.
+   */
+  attach(tokens: Args, seqs: Args) {
+    const attached: { ch: string; pid: number; seq: number }[] = [];
+    const replays: Frame[] = [];
+    const gone: string[] = [];
+    for (const [ch, token] of Object.entries(tokens)) {
+      const a = this.agents.get(ch);
+      if (!a || a.token !== token) continue;
+      const again = a.out.since(Number(seqs[ch]) || 0);
+      if (!again) {
+        gone.push(ch);
+        this.stopTree(a);
+        this.forget(a);
+        continue;
       }
-    },
-  };
+      clearTimeout(a.grace);
+      attached.push({ ch, pid: a.proc.pid ?? 0, seq: a.inbox.last });
+      replays.push(...again);
+      if (a.exited) this.agents.delete(ch);
+    }
+    if (attached.length > 0) this.linked = true;
+    return { attached, gone, replays };
+  }
+
+  holds(tokens: Args): boolean {
+    return Object.entries(tokens).some(([ch, t]) => this.agents.get(ch)?.token === t);
+  }
+
+  /** The node process ends: no agent outlives it. */
+  killAll(): void {
+    for (const a of this.agents.values()) {
+      a.terminals.killAll();
+      if (!a.exited && a.proc.pid !== undefined) signalTree(a.proc.pid, 'SIGKILL', a.tree);
+    }
+  }
 }
-
-export type NodeAgents = ReturnType<typeof createNodeAgents>;

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { EXIT } from '../gateway/nodes/protocol';
 import { defaultDataDir, nodeId } from './identity';
 import { errorText } from './errors';
-import { serveLink, stdioUpstream } from './link';
+import { NodeLink, stdioUpstream } from './link';
 import { runMcpRelay } from './mcp-relay';
 import { createNodeService } from './service';
 import { loadNodeSqlite } from './sqlite';
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   const { hello } = createNodeService(options);
   // A dropped SSH link must not end the agents' grace (sshd may hang up on its children).
   process.on('SIGHUP', () => undefined);
-  serveLink({
+  new NodeLink({
     hello: { ...hello, agents: true },
     service: () => createNodeService(options),
     runDir: path.join(dataDir, 'run'),

@@ -9,7 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { FrameReader, MAGIC, PROTOCOL, encodeFrame, isObject, type Answer } from '../gateway/nodes/protocol';
 import type { Frame } from '../gateway/nodes/replay';
-import { createNodeAgents } from './agents';
+import { NodeAgents } from './agents';
 import { errorText, wireError } from './errors';
 import { listenMcp } from './mcp-relay';
 
@@ -56,12 +56,46 @@ function socketUpstream(s: net.Socket): Upstream {
   };
 }
 
-export function serveLink(o: LinkOptions) {
-  fs.mkdirSync(o.runDir, { recursive: true, mode: 0o700 });
-  const socketOf = (kind: string) => path.join(o.runDir, `${kind}-${process.pid}.sock`);
-  let current: Upstream | undefined;
-  let listener: net.Server | undefined;
-  const send = (f: Frame) => {
+/** One gateway connection's state: its upstream, its catalog service, where its bytes go. */
+interface Conn {
+  up: Upstream;
+  service: { handle(op: string, args: unknown): Promise<unknown> };
+  reader: FrameReader;
+  greeted: boolean;
+  dead: boolean;
+  /** Set while this process pipes the connection to the process that holds its agents. */
+  pipe?: { write(b: Buffer): void; end(): void };
+}
+
+export class NodeLink {
+  private current: Upstream | undefined;
+  private listener: net.Server | undefined;
+  private readonly agents: NodeAgents;
+  private readonly mcp: { path: string };
+
+  constructor(private readonly o: LinkOptions) {
+    fs.mkdirSync(o.runDir, { recursive: true, mode: 0o700 });
+    this.agents = new NodeAgents({
+      send: (f) => this.send(f),
+      mcpRelay: () => ({
+        socket: this.mcp.path,
+        command: o.self.command,
+        args: [...o.self.args, '--mcp-relay'],
+      }),
+      idle: () => o.exit(0),
+    });
+    this.mcp = listenMcp(this.socketOf('mcp'), this.agents);
+    process.on('exit', () => {
+      this.agents.killAll();
+      for (const k of ['mcp', 'attach']) fs.rmSync(this.socketOf(k), { force: true });
+    });
+  }
+
+  private socketOf(kind: string): string {
+    return path.join(this.o.runDir, `${kind}-${process.pid}.sock`);
+  }
+
+  private send(f: Frame): void {
     let frame: Buffer;
     try {
       frame = encodeFrame(f);
@@ -73,31 +107,98 @@ export function serveLink(o: LinkOptions) {
         error: { code: 'failed', message: errorText(err) },
       });
     }
-    current?.write(frame);
-  };
-  const agents = createNodeAgents({
-    send,
-    mcpRelay: () => ({
-      socket: mcp.path,
-      command: o.self.command,
-      args: [...o.self.args, '--mcp-relay'],
-    }),
-    idle: () => o.exit(0),
-  });
-  const mcp = listenMcp(socketOf('mcp'), agents);
-  process.on('exit', () => {
-    agents.killAll();
-    for (const k of ['mcp', 'attach']) fs.rmSync(socketOf(k), { force: true });
-  });
+    this.current?.write(frame);
+  }
+
+  /** Serves one gateway connection (`greeted`: the hellos were exchanged through another process). */
+  serve(up: Upstream, greeted: boolean): void {
+    this.current = up;
+    const c: Conn = {
+      up,
+      service: this.o.service(),
+      reader: new FrameReader({ magic: false }),
+      greeted,
+      dead: false,
+    };
+    if (!greeted) {
+      up.write(MAGIC);
+      this.send(this.o.hello);
+    }
+    up.on(
+      (chunk) => this.onData(c, chunk),
+      () => {
+        if (this.current !== up) return;
+        this.current = undefined;
+        c.pipe?.end();
+        if (this.agents.size() > 0) this.listenAttach();
+        this.agents.unlinked();
+      },
+    );
+  }
+
+  private fatal(c: Conn, message: string): void {
+    c.dead = true;
+    process.stderr.write(`sightline node: ${message}\n`);
+    c.up.write(encodeFrame({ type: 'error', code: 'protocol', message }));
+    setTimeout(() => this.o.exit(2), 100);
+  }
+
+  private onData(c: Conn, chunk: Buffer): void {
+    if (c.dead) return;
+    if (c.pipe) return c.pipe.write(chunk);
+    let frames: Frame[];
+    try {
+      frames = c.reader.push(chunk);
+    } catch (err) {
+      return this.fatal(c, `refused: ${errorText(err)}`);
+    }
+    for (const [i, f] of frames.entries()) {
+      // An attach before this frame may have turned the connection into a pipe.
+      const pipe = c.pipe as Conn['pipe'];
+      if (pipe) return pipe.write(Buffer.concat(frames.slice(i).map(encodeFrame)));
+      if (!this.onFrame(c, f)) return;
+    }
+  }
+
+  /** One frame of the gateway's; false when the connection was refused. */
+  private onFrame(c: Conn, f: Frame): boolean {
+    if (!c.greeted) {
+      if (f.type !== 'hello' || f.protocol !== PROTOCOL) return (this.fatal(c, helloRefusal(f)), false);
+      return (c.greeted = true);
+    }
+    if (f.type === 'in' || f.type === 'mcp') return (this.agents.frame(f), true);
+    const id = f.id;
+    if (f.type !== 'req' || typeof id !== 'number' || typeof f.op !== 'string')
+      return (this.fatal(c, 'refused: a request needs type "req", a numeric id and an op'), false);
+    if (f.op === 'agent.attach' && this.agents.size() === 0) return (this.pipeToHolder(c, f), true);
+    const mine = () => this.current === c.up;
+    this.handle(f.op, f.args, c.service).then(
+      (result) => mine() && this.send({ type: 'res', id, ok: true, result } satisfies Answer),
+      (err: unknown) =>
+        mine() && this.send({ type: 'res', id, ok: false, error: wireError(err) } satisfies Answer),
+    );
+    return true;
+  }
+
+  /** Until it is known which process holds the agents, what follows waits; then it goes there. */
+  private pipeToHolder(c: Conn, f: Frame): void {
+    const held: Buffer[] = [];
+    c.pipe = { write: (b: Buffer) => void held.push(b), end: () => undefined };
+    void this.attachElsewhere(f, c.up).then((to) => {
+      c.pipe = to;
+      for (const b of held) {
+        if (to) to.write(b);
+        else this.onData(c, b);
+      }
+    });
+  }
 
   /** Another node process's gateway came back: this process serves it through that socket. */
-  function listenAttach(): void {
-    listener = net.createServer((s) => {
+  private listenAttach(): void {
+    this.listener = net.createServer((s) => {
       const reader = new FrameReader({ magic: false });
-      let done = false;
       s.on('error', () => s.destroy());
-      s.on('data', (chunk: Buffer) => {
-        if (done) return;
+      const onData = (chunk: Buffer) => {
         let f: Frame | undefined;
         try {
           f = reader.push(chunk)[0];
@@ -105,120 +206,48 @@ export function serveLink(o: LinkOptions) {
           return void s.destroy();
         }
         if (!f) return;
-        done = true;
-        s.removeAllListeners('data');
-        const tokens = isObject(f.tokens) ? f.tokens : {};
-        if (f.type !== 'attach' || !agents.holds(tokens)) return void s.end(encodeFrame({ type: 'refused' }));
-        const r = agents.attach(tokens, isObject(f.seqs) ? f.seqs : {});
-        listener?.close();
-        listener = undefined;
-        fs.rmSync(socketOf('attach'), { force: true });
-        s.write(encodeFrame({ type: 'attached', attached: r.attached, gone: r.gone }));
-        serve(socketUpstream(s), true);
-        for (const frame of r.replays) send(frame);
-      });
+        s.off('data', onData);
+        this.attachHere(s, f);
+      };
+      s.on('data', onData);
     });
-    listener.listen(socketOf('attach'));
+    this.listener.listen(this.socketOf('attach'));
+  }
+
+  private attachHere(s: net.Socket, f: Frame): void {
+    const tokens = isObject(f.tokens) ? f.tokens : {};
+    if (f.type !== 'attach' || !this.agents.holds(tokens))
+      return void s.end(encodeFrame({ type: 'refused' }));
+    const r = this.agents.attach(tokens, isObject(f.seqs) ? f.seqs : {});
+    this.listener?.close();
+    this.listener = undefined;
+    fs.rmSync(this.socketOf('attach'), { force: true });
+    s.write(encodeFrame({ type: 'attached', attached: r.attached, gone: r.gone }));
+    this.serve(socketUpstream(s), true);
+    for (const frame of r.replays) this.send(frame);
   }
 
   /** This process has none of them: an earlier one of the same gateway may (its socket). */
-  async function attachElsewhere(f: Frame, up: Upstream): Promise<net.Socket | undefined> {
+  private async attachElsewhere(f: Frame, up: Upstream): Promise<net.Socket | undefined> {
     const args = isObject(f.args) ? f.args : {};
     const tokens = isObject(args.tokens) ? args.tokens : {};
     const answer = (result: unknown) => up.write(encodeFrame({ type: 'res', id: f.id, ok: true, result }));
-    const others = fs
-      .readdirSync(o.runDir)
-      .filter((n) => /^attach-\d+\.sock$/.test(n) && n !== path.basename(socketOf('attach')));
+    const mine = path.basename(this.socketOf('attach'));
+    const others = fs.readdirSync(this.o.runDir).filter((n) => /^attach-\d+\.sock$/.test(n) && n !== mine);
     for (const name of others) {
-      const piped = await tryAttach(path.join(o.runDir, name), args, answer, up);
+      const piped = await this.tryAttach(path.join(this.o.runDir, name), args, answer, up);
       if (piped) return piped;
     }
     answer({ attached: [], gone: Object.keys(tokens) });
     return undefined;
   }
 
-  function serve(up: Upstream, greeted: boolean): void {
-    current = up;
-    const service = o.service();
-    const reader = new FrameReader({ magic: false });
-    let pipe: { write(b: Buffer): void; end(): void } | undefined;
-    let dead = false;
-    const fatal = (message: string) => {
-      dead = true;
-      process.stderr.write(`sightline node: ${message}\n`);
-      up.write(encodeFrame({ type: 'error', code: 'protocol', message }));
-      setTimeout(() => o.exit(2), 100);
-    };
-    if (!greeted) {
-      up.write(MAGIC);
-      send(o.hello);
-    }
-    const onData = (chunk: Buffer): void => {
-      if (dead) return;
-      if (pipe) return void pipe.write(chunk);
-      let frames: Frame[];
-      try {
-        frames = reader.push(chunk);
-      } catch (err) {
-        return fatal(`refused: ${errorText(err)}`);
-      }
-      for (const [i, f] of frames.entries()) {
-        if (pipe) return void pipe.write(Buffer.concat(frames.slice(i).map(encodeFrame)));
-        if (!greeted) {
-          if (f.type !== 'hello' || f.protocol !== PROTOCOL) return fatal(helloRefusal(f));
-          greeted = true;
-          continue;
-        }
-        if (f.type === 'in' || f.type === 'mcp') {
-          agents.frame(f);
-          continue;
-        }
-        const id = f.id;
-        if (f.type !== 'req' || typeof id !== 'number' || typeof f.op !== 'string')
-          return fatal('refused: a request needs type "req", a numeric id and an op');
-        if (f.op === 'agent.attach' && agents.size() === 0) {
-          // Until it is known who holds the agents, what follows waits.
-          const held: Buffer[] = [];
-          pipe = { write: (b: Buffer) => void held.push(b), end: () => undefined };
-          void attachElsewhere(f, up).then((to) => {
-            pipe = to;
-            for (const b of held) to ? to.write(b) : onData(b);
-          });
-          continue;
-        }
-        handle(f.op, f.args, service).then(
-          (result) =>
-            current === up ? send({ type: 'res', id, ok: true, result } satisfies Answer) : undefined,
-          (err: unknown) =>
-            current === up
-              ? send({ type: 'res', id, ok: false, error: wireError(err) } satisfies Answer)
-              : undefined,
-        );
-      }
-    };
-    up.on(onData, () => {
-      if (current !== up) return;
-      current = undefined;
-      pipe?.end();
-      if (agents.size() > 0) listenAttach();
-      agents.unlinked();
-    });
-  }
-
   /** Connects to one earlier process; on `attached` this process becomes a pipe to it. */
-  function tryAttach(
-    file: string,
-    args: Frame,
-    answer: (r: unknown) => void,
-    up: Upstream,
-  ): Promise<net.Socket | undefined> {
-    return new Promise((resolve) => {
+  private tryAttach(file: string, args: Frame, answer: (r: unknown) => void, up: Upstream) {
+    return new Promise<net.Socket | undefined>((resolve) => {
       const s = net.connect(file);
       const reader = new FrameReader({ magic: false });
-      let settled = false;
       const fail = () => {
-        if (settled) return;
-        settled = true;
         s.destroy();
         resolve(undefined);
       };
@@ -227,34 +256,29 @@ export function serveLink(o: LinkOptions) {
         fail();
       });
       s.on('connect', () => s.write(encodeFrame({ type: 'attach', tokens: args.tokens, seqs: args.seqs })));
-      s.on('data', (chunk: Buffer) => {
-        if (settled) return;
+      const onData = (chunk: Buffer) => {
         let frames: Frame[];
         try {
           frames = reader.push(chunk);
         } catch {
           return fail();
         }
-        const first = frames[0];
-        if (!first) return;
-        if (first.type !== 'attached') return fail();
-        settled = true;
-        s.removeAllListeners('data');
-        answer({ attached: first.attached, gone: first.gone });
+        if (frames.length === 0) return;
+        s.off('data', onData);
+        if (frames[0]!.type !== 'attached') return fail();
+        answer({ attached: frames[0]!.attached, gone: frames[0]!.gone });
         for (const f of frames.slice(1)) up.write(encodeFrame(f));
         s.on('data', (b: Buffer) => up.write(b));
-        s.on('close', () => o.exit(0));
+        s.on('close', () => this.o.exit(0));
         resolve(s);
-      });
+      };
+      s.on('data', onData);
     });
   }
 
-  async function handle(
-    op: string,
-    args: unknown,
-    service: { handle(op: string, args: unknown): Promise<unknown> },
-  ) {
+  private async handle(op: string, args: unknown, service: Conn['service']): Promise<unknown> {
     const a = isObject(args) ? args : {};
+    const agents = this.agents;
     switch (op) {
       case 'agent.prepare':
         return agents.prepare(a);
@@ -273,15 +297,13 @@ export function serveLink(o: LinkOptions) {
       case 'agent.attach': {
         // This very process holds them (a gateway that reconnected before the link was seen down).
         const r = agents.attach(isObject(a.tokens) ? a.tokens : {}, isObject(a.seqs) ? a.seqs : {});
-        setImmediate(() => r.replays.forEach(send));
+        setImmediate(() => r.replays.forEach((f) => this.send(f)));
         return { attached: r.attached, gone: r.gone };
       }
       default:
         return service.handle(op, args);
     }
   }
-
-  return { serve };
 }
 
 function helloRefusal(f: Frame): string {

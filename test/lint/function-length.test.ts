@@ -51,7 +51,6 @@ const DEBT = [
   'renderer/src/features/session/GoalEditor.tsx#GoalEditor',
   'electron/gateway/catalog/pi/discovery.ts#piCatalog',
   'electron/gateway/runtime/acp/profile-store.ts#createAcpProfileStore',
-  'electron/node/cli.ts#main',
   'electron/gateway/catalog/codex/discovery.ts#codexCatalog',
   'renderer/src/features/settings/Nodes.tsx#AddNode',
   'electron/gateway/trust/consent.ts#createConsent',

@@ -8,7 +8,13 @@ import type { Gateway } from '../../electron/gateway';
 import { tempDir } from '../helpers/temp';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const SOURCES = ['electron/node', 'electron/gateway/catalog', 'electron/gateway/nodes', 'electron/gateway/runtime/acp', 'shared'];
+const SOURCES = [
+  'electron/node',
+  'electron/gateway/catalog',
+  'electron/gateway/nodes',
+  'electron/gateway/runtime/acp',
+  'shared',
+];
 const LOCK = path.join(ROOT, 'out/.node-build.lock');
 
 function newest(dir: string): number {

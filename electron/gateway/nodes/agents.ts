@@ -62,23 +62,25 @@ async function agentConnection(deps: AgentLinksDeps, nodeId: string): Promise<No
   return conn;
 }
 
-export function createAgentLinks(deps: AgentLinksDeps) {
-  const channels = new Map<string, Channel>();
-  const conns = new Map<string, NodeConnection>();
-  const retrying = new Map<string, NodeJS.Timeout>();
+export class AgentLinks {
+  private readonly channels = new Map<string, Channel>();
+  private readonly conns = new Map<string, NodeConnection>();
+  private readonly retrying = new Map<string, NodeJS.Timeout>();
 
-  const end = (c: Channel, code: number | null, signal: string | null, reason?: string) => {
+  constructor(private readonly deps: AgentLinksDeps) {}
+
+  private end(c: Channel, code: number | null, signal: string | null, reason?: string): void {
     if (c.ended) return;
     c.ended = true;
     clearTimeout(c.lost);
-    channels.delete(c.ch);
+    this.channels.delete(c.ch);
     c.handlers.exit(code, signal, reason);
-  };
+  }
 
-  function frame(nodeId: string, f: Frame): void {
-    const c = typeof f.ch === 'string' ? channels.get(f.ch) : undefined;
+  private frame(nodeId: string, f: Frame): void {
+    const c = typeof f.ch === 'string' ? this.channels.get(f.ch) : undefined;
     if (!c || c.nodeId !== nodeId) {
-      deps.logger.warn('nodes: refused a frame for an agent this node does not run', {
+      this.deps.logger.warn('nodes: refused a frame for an agent this node does not run', {
         nodeId,
         ch: String(f.ch).slice(0, 64),
         type: String(f.type).slice(0, 16),
@@ -88,8 +90,8 @@ export function createAgentLinks(deps: AgentLinksDeps) {
     const taken = c.inbox.take(f.seq);
     if (taken === 'twin') return;
     if (taken === 'gap') {
-      deps.logger.warn('nodes: frames of an agent were lost', { nodeId, ch: c.ch });
-      return end(c, null, null, `${LINK_LOST} (frames were lost)`);
+      this.deps.logger.warn('nodes: frames of an agent were lost', { nodeId, ch: c.ch });
+      return this.end(c, null, null, `${LINK_LOST} (frames were lost)`);
     }
     const data = typeof f.data === 'string' ? Buffer.from(f.data, 'base64') : Buffer.alloc(0);
     if (f.type === 'out') c.handlers.out(data);
@@ -97,7 +99,7 @@ export function createAgentLinks(deps: AgentLinksDeps) {
     else if (f.type === 'mcp') c.handlers.mcp(data);
     else if (f.type === 'exit') {
       const reason = typeof f.error === 'string' ? f.error.slice(0, 500) : undefined;
-      end(
+      this.end(
         c,
         typeof f.code === 'number' ? f.code : null,
         typeof f.signal === 'string' ? f.signal : null,
@@ -107,32 +109,32 @@ export function createAgentLinks(deps: AgentLinksDeps) {
   }
 
   /** The link to a node dropped: its channels wait for their grace, and the node is tried again. */
-  function dropped(nodeId: string): void {
-    const waiting = [...channels.values()].filter((c) => c.nodeId === nodeId && !c.ended);
+  private dropped(nodeId: string): void {
+    const waiting = [...this.channels.values()].filter((c) => c.nodeId === nodeId && !c.ended);
     if (waiting.length === 0) return;
-    deps.logger.warn('nodes: link lost; agents wait for it', { nodeId, agents: waiting.length });
+    this.deps.logger.warn('nodes: link lost; agents wait for it', { nodeId, agents: waiting.length });
     for (const c of waiting) {
-      c.lost ??= setTimeout(() => end(c, null, null, LINK_LOST), c.graceMs);
-      if (deps.closing()) end(c, null, null, LINK_LOST);
+      c.lost ??= setTimeout(() => this.end(c, null, null, LINK_LOST), c.graceMs);
+      if (this.deps.closing()) this.end(c, null, null, LINK_LOST);
     }
-    retry(nodeId);
+    this.retry(nodeId);
   }
 
-  function retry(nodeId: string): void {
-    if (retrying.has(nodeId) || deps.closing()) return;
-    retrying.set(
+  private retry(nodeId: string): void {
+    if (this.retrying.has(nodeId) || this.deps.closing()) return;
+    this.retrying.set(
       nodeId,
       setTimeout(() => {
-        retrying.delete(nodeId);
-        if (![...channels.values()].some((c) => c.nodeId === nodeId && c.lost)) return;
-        deps.connection(nodeId).catch(() => retry(nodeId));
+        this.retrying.delete(nodeId);
+        if (![...this.channels.values()].some((c) => c.nodeId === nodeId && c.lost)) return;
+        this.deps.connection(nodeId).catch(() => this.retry(nodeId));
       }, RETRY_MS),
     );
   }
 
   /** A new connection to a node: the channels waiting on it are attached again. */
-  async function attach(nodeId: string, conn: NodeConnection): Promise<void> {
-    const waiting = [...channels.values()].filter((c) => c.nodeId === nodeId && c.lost);
+  private async attach(nodeId: string, conn: NodeConnection): Promise<void> {
+    const waiting = [...this.channels.values()].filter((c) => c.nodeId === nodeId && c.lost);
     if (waiting.length === 0) return;
     let r: unknown;
     try {
@@ -145,131 +147,129 @@ export function createAgentLinks(deps: AgentLinksDeps) {
         20_000,
       );
     } catch (err) {
-      deps.logger.warn('nodes: cannot attach agents again', { nodeId, error: String(err) });
+      this.deps.logger.warn('nodes: cannot attach agents again', { nodeId, error: String(err) });
       return;
     }
     const attached = isObject(r) && Array.isArray(r.attached) ? r.attached : [];
     for (const c of waiting) {
       const a = attached.find((x): x is Frame => isObject(x) && x.ch === c.ch);
       if (!a) {
-        end(c, null, null, LINK_LOST);
+        this.end(c, null, null, LINK_LOST);
         continue;
       }
       if (a.pid !== c.pid) {
-        deps.logger.warn('nodes: refused an attach that names another process', {
+        this.deps.logger.warn('nodes: refused an attach that names another process', {
           nodeId,
           ch: c.ch,
           started: c.pid,
           claimed: String(a.pid).slice(0, 20),
         });
-        end(c, null, null, `${LINK_LOST} (the node answered for another process)`);
+        this.end(c, null, null, `${LINK_LOST} (the node answered for another process)`);
         continue;
       }
       clearTimeout(c.lost);
       c.lost = undefined;
       const again = c.out.since(typeof a.seq === 'number' ? a.seq : 0);
-      if (!again) end(c, null, null, `${LINK_LOST} (input was lost)`);
+      if (!again) this.end(c, null, null, `${LINK_LOST} (input was lost)`);
       else for (const f of again) conn.send(f);
     }
-    deps.logger.info('nodes: agents attached again', { nodeId, agents: attached.length });
+    this.deps.logger.info('nodes: agents attached again', { nodeId, agents: attached.length });
   }
 
-  return {
-    /** Every connection of every node: its channel frames come here. */
-    connected(nodeId: string, conn: NodeConnection): void {
-      conns.set(nodeId, conn);
-      conn.onFrame((f) => frame(nodeId, f));
-      conn.onClose(() => {
-        if (conns.get(nodeId) === conn) conns.delete(nodeId);
-        dropped(nodeId);
-      });
-      void attach(nodeId, conn);
-    },
+  /** Every connection of every node: its channel frames come here. */
+  connected(nodeId: string, conn: NodeConnection): void {
+    this.conns.set(nodeId, conn);
+    conn.onFrame((f) => this.frame(nodeId, f));
+    conn.onClose(() => {
+      if (this.conns.get(nodeId) === conn) this.conns.delete(nodeId);
+      this.dropped(nodeId);
+    });
+    void this.attach(nodeId, conn);
+  }
 
-    /** Starts the agent on the node (`agent.start`) and opens its channel. */
-    async start(
-      nodeId: string,
-      args: Record<string, unknown>,
-      graceMs: number,
-      handlers: ChannelHandlers,
-    ): Promise<{ ch: string; pid: number; mcp: unknown }> {
-      const conn = await agentConnection(deps, nodeId);
-      const ch = randomUUID();
-      const c: Channel = {
-        ch,
-        nodeId,
-        token: '',
-        pid: 0,
-        graceMs,
-        handlers,
-        out: new Outbox(),
-        inbox: new Inbox(),
-        ended: false,
-      };
-      // Open before the answer: the agent may speak at once.
-      channels.set(ch, c);
-      let r: unknown;
-      try {
-        r = await conn.request('agent.start', { ...args, ch, graceMs }, 30_000);
-      } catch (err) {
-        channels.delete(ch);
-        throw err;
-      }
-      if (
-        !isObject(r) ||
-        typeof r.token !== 'string' ||
-        !Number.isSafeInteger(r.pid) ||
-        (r.pid as number) <= 0
-      ) {
-        channels.delete(ch);
-        deps.logger.warn('nodes: refused a start answer without a process', { nodeId, ch });
-        conn.request('agent.stop', { ch }, 5_000).catch(() => undefined);
-        throw new Error('the node answered the start without a process: refused');
-      }
-      c.token = r.token;
-      c.pid = r.pid as number;
-      return { ch, pid: c.pid, mcp: r.mcp };
-    },
+  /** Starts the agent on the node (`agent.start`) and opens its channel. */
+  async start(
+    nodeId: string,
+    args: Record<string, unknown>,
+    graceMs: number,
+    handlers: ChannelHandlers,
+  ): Promise<{ ch: string; pid: number; mcp: unknown }> {
+    const conn = await agentConnection(this.deps, nodeId);
+    const ch = randomUUID();
+    const c: Channel = {
+      ch,
+      nodeId,
+      token: '',
+      pid: 0,
+      graceMs,
+      handlers,
+      out: new Outbox(),
+      inbox: new Inbox(),
+      ended: false,
+    };
+    // Open before the answer: the agent may speak at once.
+    this.channels.set(ch, c);
+    let r: unknown;
+    try {
+      r = await conn.request('agent.start', { ...args, ch, graceMs }, 30_000);
+    } catch (err) {
+      this.channels.delete(ch);
+      throw err;
+    }
+    if (
+      !isObject(r) ||
+      typeof r.token !== 'string' ||
+      !Number.isSafeInteger(r.pid) ||
+      (r.pid as number) <= 0
+    ) {
+      this.channels.delete(ch);
+      this.deps.logger.warn('nodes: refused a start answer without a process', { nodeId, ch });
+      conn.request('agent.stop', { ch }, 5_000).catch(() => undefined);
+      throw new Error('the node answered the start without a process: refused');
+    }
+    c.token = r.token;
+    c.pid = r.pid as number;
+    return { ch, pid: c.pid, mcp: r.mcp };
+  }
 
-    /** Bytes to the agent's input or its MCP relay, numbered; kept for a replay while the link is down. */
-    send(ch: string, type: 'in' | 'mcp', data: Buffer): void {
-      const c = channels.get(ch);
-      if (!c) return;
-      const f = c.out.stamp({ type, ch, data: data.toString('base64') });
-      if (!c.lost) conns.get(c.nodeId)?.send(f);
-    },
+  /** Bytes to the agent's input or its MCP relay, numbered; kept for a replay while the link is down. */
+  send(ch: string, type: 'in' | 'mcp', data: Buffer): void {
+    const c = this.channels.get(ch);
+    if (!c) return;
+    const f = c.out.stamp({ type, ch, data: data.toString('base64') });
+    if (!c.lost) this.conns.get(c.nodeId)?.send(f);
+  }
 
-    /** A request about a channel's agent (signal, files, terminals) to its node. */
-    async request(
-      ch: string,
-      op: string,
-      args: Record<string, unknown>,
-      timeoutMs = 30_000,
-    ): Promise<unknown> {
-      const c = channels.get(ch);
-      if (!c) throw new Error('the agent on the node has ended');
-      const conn = conns.get(c.nodeId);
-      if (!conn || c.lost) throw new Error(`the link to the node is down (${LINK_LOST})`);
-      return conn.request(op, { ...args, ch }, timeoutMs);
-    },
+  /** A request about a channel's agent (signal, files, terminals) to its node. */
+  async request(ch: string, op: string, args: Record<string, unknown>, timeoutMs = 30_000): Promise<unknown> {
+    const c = this.channels.get(ch);
+    if (!c) throw new Error('the agent on the node has ended');
+    const conn = this.conns.get(c.nodeId);
+    if (!conn || c.lost) throw new Error(`the link to the node is down (${LINK_LOST})`);
+    return conn.request(op, { ...args, ch }, timeoutMs);
+  }
 
-    name: (nodeId: string) => deps.name(nodeId),
-    graceMs: () => deps.graceMs(),
+  name(nodeId: string): string | undefined {
+    return this.deps.name(nodeId);
+  }
 
-    /** A request about no channel yet: where an agent would run (agent.prepare). */
-    async ask(nodeId: string, op: string, args: Record<string, unknown>): Promise<unknown> {
-      return (await agentConnection(deps, nodeId)).request(op, args, 30_000);
-    },
+  graceMs(): number {
+    return this.deps.graceMs();
+  }
 
-    /** Channels of a node (tests, status). */
-    count: (nodeId?: string) => [...channels.values()].filter((c) => !nodeId || c.nodeId === nodeId).length,
+  /** A request about no channel yet: where an agent would run (agent.prepare). */
+  async ask(nodeId: string, op: string, args: Record<string, unknown>): Promise<unknown> {
+    return (await agentConnection(this.deps, nodeId)).request(op, args, 30_000);
+  }
 
-    /** The gateway closes: every channel ends (the node stops the agents when its link ends). */
-    close(): void {
-      for (const t of retrying.values()) clearTimeout(t);
-      for (const c of [...channels.values()]) end(c, null, null, 'the gateway closed');
-    },
-  };
+  /** Channels of a node (tests, status). */
+  count(nodeId?: string): number {
+    return [...this.channels.values()].filter((c) => !nodeId || c.nodeId === nodeId).length;
+  }
+
+  /** The gateway closes: every channel ends (the node stops the agents when its link ends). */
+  close(): void {
+    for (const t of this.retrying.values()) clearTimeout(t);
+    for (const c of [...this.channels.values()]) this.end(c, null, null, 'the gateway closed');
+  }
 }
-
-export type AgentLinks = ReturnType<typeof createAgentLinks>;

@@ -11,6 +11,9 @@ import { sameCommandLine, type AcpProfileStore, type StoredAcpProfile } from './
 
 export type AcpProfiles = ReturnType<typeof createAcpProfiles>;
 
+/** A paired node an agent starts on (issue 30.1). */
+type NodeName = { id: string; name: string };
+
 const consentKey = (p: StoredAcpProfile) => `acp-profile:${p.id}:${p.rev}`;
 
 /** The question names every safeguard the profile goes without (issue 29.3). */
@@ -101,29 +104,16 @@ export function createAcpProfiles(deps: { store: AcpProfileStore; consent: Conse
       return plain(saved);
     },
 
-    /** Before the agent process starts: its exact command line, allowed now or before. */
     /**
-     * The person's yes to the agent's command line. On a paired node (issue 30.1) the question
-     * names the node (the folder is the command's cwd there), and a yes for this machine is not
-     * one for the node: asked once per profile revision and node.
+     * Before the agent process starts: its exact command line, allowed now or before. On a paired
+     * node (issue 30.1) the question names the node (the folder is the command's cwd there), and
+     * a yes for this machine is not one for the node.
      */
-    confirmStart(
-      p: StoredAcpProfile,
-      command: CommandLine,
-      sessionKey: string,
-      node?: { id: string; name: string },
-    ): Promise<void> {
+    confirmStart(p: StoredAcpProfile, command: CommandLine, sessionKey: string, node?: NodeName) {
       const where = node ? ` on the node "${node.name}"` : '';
-      return consent.confirm(
-        {
-          kind: 'acp-profile',
-          title: `${title(p)}${where}`,
-          command,
-          sessionKey,
-          allowAgents: p.allowAgents,
-        },
-        { remember: node ? `${consentKey(p)}@node:${node.id}` : consentKey(p) },
-      );
+      const remember = node ? `${consentKey(p)}@node:${node.id}` : consentKey(p);
+      const question = { kind: 'acp-profile', title: `${title(p)}${where}`, command, sessionKey } as const;
+      return consent.confirm({ ...question, allowAgents: p.allowAgents }, { remember });
     },
   };
 }

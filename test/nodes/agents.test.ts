@@ -54,6 +54,8 @@ const agent: AgentUnderTest = {
   },
   asks: true,
   client: /codex/,
+  // codex-acp 0.16.0 reports its context window only (as in test/agents/codex-acp.test.ts).
+  reports: { tokens: 'none', cost: false, contextSize: 258_400 },
 };
 
 /** The ssh clients this test process started (the gateway's links to the node). */

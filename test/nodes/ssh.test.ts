@@ -63,7 +63,7 @@ describe('a node over SSH', () => {
       const installed = path.join(nodeDir, `sightline-node-${bundleId(bundle)}.mjs`);
       expect(fs.readFileSync(installed).equals(fs.readFileSync(bundle))).toBe(true);
       expect(fs.statSync(installed).mode & 0o777).toBe(0o600);
-      expect(fs.readdirSync(nodeDir).sort()).toEqual(['id', path.basename(installed)].sort());
+      expect(fs.readdirSync(nodeDir).sort()).toEqual(['id', 'run', path.basename(installed)].sort());
       expect(fs.readFileSync(path.join(nodeDir, 'id'), 'utf8').trim()).toBe(info.id);
 
       const listed = await t.gw.catalog.listAsync();

@@ -69,7 +69,10 @@ function sqlIn(file: string, text: string): string[] {
     else if (
       ts.isCallExpression(n) &&
       ts.isPropertyAccessExpression(n.expression) &&
-      SQL_CALLS.has(n.expression.name.text)
+      SQL_CALLS.has(n.expression.name.text) &&
+      // SQL is handed over as text; an agent host's prepare(profile, cwd) is not a statement.
+      n.arguments.length === 1 &&
+      (ts.isStringLiteralLike(n.arguments[0]!) || ts.isTemplateExpression(n.arguments[0]!))
     )
       at(n, `.${n.expression.name.text}(`);
     ts.forEachChild(n, visit);

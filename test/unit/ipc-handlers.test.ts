@@ -471,7 +471,20 @@ describe('API handlers: run status, tokens, ACP', () => {
       await api.dispatch('acp:profiles:save', { id: 'codex', name: 'Codex', command: 'codex-acp', cwd: '' }),
     ).toEqual({
       ok: true,
-      value: { id: 'codex', name: 'Codex', command: 'codex-acp', args: [], env: {}, ...flags },
+      value: {
+        id: 'codex',
+        name: 'Codex',
+        command: 'codex-acp',
+        args: [],
+        env: {},
+        ...flags,
+        // A known agent's profile says which key it needs (the profile form's key field).
+        needs: {
+          apiKeyEnv: 'OPENAI_API_KEY',
+          baseUrlEnv: 'OPENAI_BASE_URL',
+          note: 'Without a key, Codex uses the login of `codex login` on this computer.',
+        },
+      },
     });
     expect(
       await api.dispatch('acp:profiles:save', { id: 'pi', name: 'Pi', command: 'pi', cwd: '/srv/pi' }),

@@ -80,7 +80,14 @@ describe("worktrees along a person's path", () => {
       { repository: repo, path: 'shared.txt', sessionKeys: [a.key, b.key].sort() },
     ]);
     const keys = [a.key, b.key].sort();
-    expect(gw.notices.drain(PARENT).map((e) => e.text)).toContain(
+    // The notice follows the refresh that found the overlap (git runs asynchronously).
+    const told: string[] = [];
+    await waitFor(
+      () => (told.push(...gw.notices.drain(PARENT).map((e) => e.text)), told.length > 0),
+      10_000,
+      'overlap notice',
+    );
+    expect(told).toContain(
       `Worktrees overlap: sessions "${keys[0]}" and "${keys[1]}" both change shared.txt in ${repo}.`,
     );
 

@@ -1,6 +1,6 @@
 // createGateway(): the composition root of the gateway. It only wires: stores, then the state
 // core, the turn path, the services that use them, then timers. Plain Node; never imports Electron.
-// Over 300 lines on purpose: the whole wiring reads in one place, in the order things are built.
+// Over 330 lines on purpose: the whole wiring reads in one place, in the order things are built.
 import { createPersonStores, type PersonStores } from './person';
 import os from 'node:os';
 import path from 'node:path';

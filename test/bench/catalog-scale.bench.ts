@@ -7,8 +7,8 @@
 //  * a listing after 100 transcripts grew (those are read again);
 //  * a new transcript in a new project folder to catalog:changed (the root watch), p95 of 10.
 // The heap the first listing leaves live (after a full GC when the process runs with
-// --expose-gc) is reported beside the machine's load. `../shared/peer-bench/catalog-compare.sh`
-// (outside the project) compares the first listing with CloudCLI's.
+// --expose-gc) is reported beside the machine's load. The peer bench's catalog-compare.sh, kept
+// outside this repository, compares the first listing with CloudCLI's.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -3,6 +3,7 @@
 // that moves its endpoint, extra variables, and — in plain words — IS_SANDBOX=1 when Claude Code
 // would otherwise refuse to run as root.
 import type { AgentNeeds } from '../../../../shared/ipc';
+import { SandboxAsRootField } from './SandboxAsRootField';
 
 export interface EnvDraft {
   apiKey: string;
@@ -84,17 +85,11 @@ export function AgentEnvFields(props: {
         />
       </label>
       {needs.sandboxAsRoot && (
-        <label className="inline" data-testid="agent-env-sandbox">
-          <input
-            type="checkbox"
-            checked={draft.sandbox}
-            onChange={(e) => set({ sandbox: e.target.checked })}
-          />
-          <span>
-            Set <span className="mono">IS_SANDBOX=1</span>. Sightline runs as root here, and Claude Code
-            refuses to run as root without it.
-          </span>
-        </label>
+        <SandboxAsRootField
+          testId="agent-env-sandbox"
+          checked={draft.sandbox}
+          onChange={(on) => set({ sandbox: on })}
+        />
       )}
       {needs.note && <p className="small muted">{needs.note}</p>}
       <p className="small muted">

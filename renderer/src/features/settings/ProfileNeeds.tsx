@@ -3,6 +3,7 @@
 // one is stored), the base URL that moves its endpoint, and IS_SANDBOX=1 when Claude Code would
 // refuse to run as root. A field left empty keeps what is stored.
 import type { AcpProfileView, AgentNeeds } from '../../../../shared/ipc';
+import { SandboxAsRootField } from '../agents/SandboxAsRootField';
 
 export interface NeedsDraft {
   apiKey: string;
@@ -79,17 +80,11 @@ export function ProfileNeeds(props: {
         </label>
       )}
       {needs.sandboxAsRoot && (
-        <label className="inline" data-testid="acp-profile-sandbox">
-          <input
-            type="checkbox"
-            checked={draft.sandbox}
-            onChange={(e) => set({ sandbox: e.target.checked })}
-          />
-          <span>
-            Set <span className="mono">IS_SANDBOX=1</span>. Sightline runs as root here, and Claude Code
-            refuses to run as root without it.
-          </span>
-        </label>
+        <SandboxAsRootField
+          testId="acp-profile-sandbox"
+          checked={draft.sandbox}
+          onChange={(on) => set({ sandbox: on })}
+        />
       )}
       {needs.note && <p className="small muted">{needs.note}</p>}
       <p className="small muted">

@@ -15,6 +15,8 @@ const AUDITED: Record<string, string> = {
   'human:send': 'send',
   'sessions:delete': 'delete',
   'consent:respond': 'consent',
+  // An agent's permission request answered is consent too (which option, or rejected).
+  'acp:permissions:respond': 'consent',
 };
 
 /** Records an audited action that succeeded (a refused one changed nothing). */
@@ -32,13 +34,15 @@ export function audit(
   const str = (v: unknown) => (typeof v === 'string' ? v.slice(0, 300) : undefined);
   const target = str(arg.sessionKey) ?? str(value.key) ?? str(arg.requestId) ?? str(arg.threadId);
   const detail =
-    action === 'consent'
-      ? arg.allow === true
-        ? 'allowed'
-        : 'declined'
-      : action === 'adopt'
-        ? `${str(arg.provider) ?? ''} ${str(arg.threadId) ?? ''}`.trim()
-        : undefined;
+    channel === 'acp:permissions:respond'
+      ? (str(arg.optionId) ?? 'rejected')
+      : action === 'consent'
+        ? arg.allow === true
+          ? 'allowed'
+          : 'declined'
+        : action === 'adopt'
+          ? `${str(arg.provider) ?? ''} ${str(arg.threadId) ?? ''}`.trim()
+          : undefined;
   accounts.record(a.id, action, target, detail);
 }
 

@@ -17,6 +17,7 @@ import { openAccounts, type Account, type Accounts } from './accounts';
 import { accountCall } from './account-channels';
 import { serveConnection, type Connection, type ConnectionHost } from './connection';
 import { acting, audit, createConsentRouting } from './people';
+import { createPermissionRouting } from './permission-routing';
 import { loadTlsIdentity } from './tls';
 
 export const MAX_PAYLOAD = 1024 * 1024;
@@ -50,6 +51,12 @@ export async function startServeGateway(opts: ServeOptions): Promise<ServeGatewa
   const tls = loadTlsIdentity({ dataDir: opts.dataDir, certFile: opts.certFile, keyFile: opts.keyFile });
   const accounts = openAccounts(opts.dataDir, opts.gateway?.now);
   const routing = createConsentRouting();
+  const permissions = createPermissionRouting({
+    live: (id) => {
+      const a = accounts.get(id);
+      return a && a.revokedAt === undefined ? a : undefined;
+    },
+  });
   const connections = new Set<Connection>();
   const bridges = new Set<{ rebind(): void }>();
   const apis = new Map<string, ApiHandlers>();
@@ -57,6 +64,8 @@ export async function startServeGateway(opts: ServeOptions): Promise<ServeGatewa
   const bind = (gw: Gateway) => {
     gateway = gw;
     apis.clear();
+    // First listener: each event is attributed before any client's filter sees it.
+    gw.events.on(permissions.observe);
     // Questions wait for an answer from a client; each goes to the person who caused it.
     gw.consent.plug((q) => {
       routing.asked(q.id);
@@ -84,7 +93,7 @@ export async function startServeGateway(opts: ServeOptions): Promise<ServeGatewa
     subscribe(a, push) {
       const events = {
         on: (l: Parameters<Gateway['events']['on']>[0]) =>
-          gateway.events.on((e) => routing.visible(a, e) && l(e)),
+          gateway.events.on((e) => routing.visible(a, e) && l(permissions.shape(a, e))),
       };
       let bridge = createPushBridge(events, push);
       const b = { rebind: () => (bridge.close(), (bridge = createPushBridge(events, push))) };
@@ -92,28 +101,52 @@ export async function startServeGateway(opts: ServeOptions): Promise<ServeGatewa
       return () => (bridges.delete(b), bridge.close());
     },
     async dispatch(a, channel, args) {
-      if (
-        channel === 'consent:respond' &&
-        !routing.mayAnswer(a, (args as { requestId?: string })?.requestId ?? '')
-      )
-        return {
-          ok: false,
-          error: { code: 'forbidden', message: 'this consent question was asked of someone else' },
-        };
+      const refused = refuse(a, channel, args);
+      if (refused) return refused;
+      const undo = permissions.before(a, channel, args);
       const result = await acting.run(a, () => apiOf(a).dispatch(channel, args));
+      if (result.ok) permissions.after(a, channel, result.value);
+      else undo();
       audit(accounts, a, channel, args, result);
-      if (channel === 'consent:list' && result.ok)
-        return { ok: true, value: routing.filter(a, result.value as Parameters<typeof routing.filter>[1]) };
-      return result;
+      return narrow(a, channel, result);
     },
     accountCall: (a, channel: AccountChannel, args): Promise<Envelope<unknown>> =>
       Promise.resolve(accountCall({ accounts, kick: kickAccount }, a, channel, args)),
     opened: (c) => void connections.add(c),
     closed: (c) => void connections.delete(c),
   };
-  /** A revoked person is disconnected at once, on every connection. */
+  /** Questions asked of someone else are not theirs to answer. */
+  function refuse(a: Account, channel: unknown, args: unknown): Envelope<unknown> | undefined {
+    const requestId = (args as { requestId?: unknown } | undefined)?.requestId;
+    const id = typeof requestId === 'string' ? requestId : '';
+    const ok =
+      channel === 'consent:respond'
+        ? routing.mayAnswer(a, id)
+        : channel === 'acp:permissions:respond'
+          ? permissions.mayAnswer(a, id)
+          : true;
+    if (ok) return undefined;
+    const what = channel === 'consent:respond' ? 'consent question' : 'permission request';
+    return { ok: false, error: { code: 'forbidden', message: `this ${what} was asked of someone else` } };
+  }
+  /** The lists of questions: each person's own consent questions; permission requests with who was asked. */
+  function narrow(a: Account, channel: unknown, result: Envelope<unknown>): Envelope<unknown> {
+    if (!result.ok) return result;
+    if (channel === 'consent:list')
+      return { ok: true, value: routing.filter(a, result.value as Parameters<typeof routing.filter>[1]) };
+    if (channel === 'acp:permissions:list')
+      return {
+        ok: true,
+        value: permissions.list(a, result.value as Parameters<typeof permissions.list>[1]),
+      };
+    return result;
+  }
+  /** A revoked person is disconnected at once, on every connection; their waiting requests go to the owners. */
   function kickAccount(id: string, close: { code: number; reason: string }): void {
     for (const c of connections) if (c.account()?.id === id) c.kick(close);
+    const handed = new Set(permissions.askedOfPerson(id));
+    for (const request of gateway.acp.permissions.pending())
+      if (handed.has(request.id)) gateway.events.emit({ type: 'acp:permission', request });
   }
 
   const server = https.createServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, (_req, res) => {

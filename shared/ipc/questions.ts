@@ -13,6 +13,11 @@ export interface PermissionRequestView {
   createdAt: number;
   /** The agent session that asks, when it is not the session's own agent. */
   requestedBy?: string;
+  /**
+   * On a gateway a team shares: the name of the person this request waits for, when it is not
+   * the one reading it (shown as "Bob was asked", without the answer buttons).
+   */
+  askedOf?: string;
 }
 
 /** What a consent question is about: a program Sightline is about to run for the first time. */

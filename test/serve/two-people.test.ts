@@ -134,10 +134,50 @@ describe('a gateway two people share', () => {
       'user:alice: alice here',
     ]);
 
+    // Bob's turn asks an ACP permission: it goes to Bob, who started that run, not to Alice.
+    await waitFor(() => s.host.gateway.runtime.sessionStatus(key) === 'idle', 15_000, "alice's turn");
+    await bob.call('human:send', { sessionKey: key, text: 'permission' });
+    const asked = await waitFor(
+      () => bob.pushes.find((e) => e.type === 'acp:permission'),
+      15_000,
+      'the permission request at bob',
+    );
+    if (asked.type !== 'acp:permission') throw new Error('unreachable');
+    expect(asked.request).toMatchObject({ sessionKey: key, title: 'Delete build/' });
+    expect(asked.request.askedOf).toBeUndefined();
+    // Alice sees that Bob was asked, and may not answer.
+    const atAlice = await waitFor(
+      () => alice.pushes.find((e) => e.type === 'acp:permission'),
+      5000,
+      'the request shown to alice',
+    );
+    expect(atAlice).toEqual({ type: 'acp:permission', request: { ...asked.request, askedOf: 'Bob' } });
+    expect(await alice.call('acp:permissions:list')).toEqual([{ ...asked.request, askedOf: 'Bob' }]);
+    await expect(
+      alice.call('acp:permissions:respond', { requestId: asked.request.id, optionId: 'allow-once' }),
+    ).rejects.toThrow('forbidden: this permission request was asked of someone else');
+    // Bob's link drops: the request stays his, and the list gives it back when he reconnects.
+    bob.client.close();
+    const bobAgain = person(s, { credential: bob.credential() });
+    await bobAgain.client.ready;
+    expect(await bobAgain.call('acp:permissions:list')).toEqual([asked.request]);
+    await bobAgain.call('acp:permissions:respond', { requestId: asked.request.id, optionId: 'allow-once' });
+    await waitFor(() => s.host.gateway.runtime.sessionStatus(key) === 'idle', 15_000, "bob's second turn");
+    // The answer is pushed to everyone: Alice sees the request resolved live.
+    await waitFor(
+      () =>
+        alice.pushes.some((e) => e.type === 'acp:permission-resolved' && e.requestId === asked.request.id),
+      5000,
+      'the resolution pushed to alice',
+    );
+    expect(s.host.gateway.transcripts.all(key).at(-1)?.text).toBe('permission: selected allow-once');
+
     // The audit view: who did what, newest first, with times.
     const audit =
-      await bob.call<{ accountId: string; action: string; target?: string; at: number }[]>('audit:list');
+      await bobAgain.call<{ accountId: string; action: string; target?: string; at: number }[]>('audit:list');
     expect(audit.map((a) => `${a.accountId} ${a.action} ${a.target ?? ''}`.trim())).toEqual([
+      `user:bob consent ${asked.request.id}`,
+      `user:bob send ${key}`,
       `user:alice send ${key}`,
       `user:bob send ${key}`,
       `user:alice start ${key}`,
@@ -146,19 +186,39 @@ describe('a gateway two people share', () => {
     ]);
     expect(audit.every((a) => Number.isInteger(a.at) && a.at > 0)).toBe(true);
 
-    // Only an owner revokes; a revoked person is cut off at once, and stays out.
-    await expect(bob.call('accounts:revoke', { accountId: 'user:alice' })).rejects.toThrow(
+    // Bob's next run asks again; then only an owner revokes, a revoked person is cut off at once
+    // and stays out, and the request that waited for him goes to the owners.
+    await bobAgain.call('human:send', { sessionKey: key, text: 'permission' });
+    const second = await waitFor(
+      () => bobAgain.pushes.find((e) => e.type === 'acp:permission' && e.request.id !== asked.request.id),
+      15_000,
+      'the second request at bob',
+    );
+    if (second.type !== 'acp:permission') throw new Error('unreachable');
+    await expect(bobAgain.call('accounts:revoke', { accountId: 'user:alice' })).rejects.toThrow(
       'forbidden: only an owner revokes a credential',
     );
     expect(await alice.call('accounts:revoke', { accountId: 'user:bob' })).toEqual({ revoked: true });
-    await waitFor(() => bob.ended[0], 3000, 'bob disconnected');
-    expect(bob.ended).toEqual(['credential revoked']);
+    await waitFor(() => bobAgain.ended[0], 3000, 'bob disconnected');
+    expect(bobAgain.ended).toEqual(['credential revoked']);
     const back = person(s, { credential: bob.credential() });
     await expect(back.client.ready).rejects.toThrow('unauthorized: unknown or revoked credential');
     expect((await alice.call<{ action: string }[]>('audit:list'))[0]).toMatchObject({
       action: 'revoke',
       target: 'user:bob',
     });
+    await waitFor(
+      () =>
+        alice.pushes.some(
+          (e) => e.type === 'acp:permission' && e.request.id === second.request.id && !e.request.askedOf,
+        ),
+      5000,
+      "bob's waiting request handed to alice",
+    );
+    expect(await alice.call('acp:permissions:list')).toEqual([second.request]);
+    await alice.call('acp:permissions:respond', { requestId: second.request.id });
+    await waitFor(() => s.host.gateway.runtime.sessionStatus(key) === 'idle', 15_000, "bob's last turn");
+    expect(s.host.gateway.transcripts.all(key).at(-1)?.text).toBe('permission: selected reject-once');
   }, 60_000);
 
   it('refuses a wrong pin before the invitation leaves, and cuts a client that stops reading', async () => {

@@ -1,5 +1,7 @@
 // Permission questions from ACP children, waiting for the person: pushed in as they are asked,
 // gone as soon as they are answered (here, in another window, or because the child stopped).
+// On a shared gateway, a request asked of someone else (`askedOf`) is kept apart: it does not
+// wait for this person (no inbox item, no count), the session's banner says who was asked.
 import { useMemo } from 'react';
 import { create } from 'zustand';
 import type { GatewayEvent, PermissionRequestView } from '../../../shared/ipc';
@@ -8,6 +10,8 @@ import { ApiCallError, call } from '../lib/api';
 interface PermissionsState {
   loaded: boolean;
   requests: PermissionRequestView[];
+  /** Requests another person answers (shared gateway). */
+  askedOthers: PermissionRequestView[];
   /** Request ids with an answer in flight (their buttons are disabled). */
   answering: string[];
   load(): Promise<void>;
@@ -17,15 +21,21 @@ interface PermissionsState {
   reset(): void;
 }
 
-const initial = { loaded: false, requests: [] as PermissionRequestView[], answering: [] as string[] };
+const initial = {
+  loaded: false,
+  requests: [] as PermissionRequestView[],
+  askedOthers: [] as PermissionRequestView[],
+  answering: [] as string[],
+};
 
 const without = (list: PermissionRequestView[], id: string) => list.filter((r) => r.id !== id);
+const mine = (r: PermissionRequestView) => r.askedOf === undefined;
 
 export const usePermissions = create<PermissionsState>()((set) => ({
   ...initial,
   async load() {
-    const requests = await call('acp:permissions:list', {});
-    set({ loaded: true, requests });
+    const all = await call('acp:permissions:list', {});
+    set({ loaded: true, requests: all.filter(mine), askedOthers: all.filter((r) => !mine(r)) });
   },
   async respond(requestId, optionId) {
     set((s) => ({ answering: [...s.answering, requestId] }));
@@ -44,16 +54,22 @@ export const usePermissions = create<PermissionsState>()((set) => ({
     }
   },
   applyEvents(events) {
-    let requests: PermissionRequestView[] | undefined;
+    let { requests, askedOthers } = usePermissions.getState();
+    let changed = false;
     for (const e of events) {
+      if (e.type !== 'acp:permission' && e.type !== 'acp:permission-resolved') continue;
+      const id = e.type === 'acp:permission' ? e.request.id : e.requestId;
+      if (e.type === 'acp:permission' && mine(e.request) && requests.some((r) => r.id === id)) continue;
+      // Asked again (a revoked person's request handed to the owners): the newer view wins.
+      requests = without(requests, id);
+      askedOthers = without(askedOthers, id);
       if (e.type === 'acp:permission') {
-        const list = requests ?? usePermissions.getState().requests;
-        requests = list.some((r) => r.id === e.request.id) ? list : [...list, e.request];
-      } else if (e.type === 'acp:permission-resolved') {
-        requests = without(requests ?? usePermissions.getState().requests, e.requestId);
+        if (mine(e.request)) requests = [...requests, e.request];
+        else askedOthers = [...askedOthers, e.request];
       }
+      changed = true;
     }
-    if (requests) set({ requests });
+    if (changed) set({ requests, askedOthers });
   },
   reset: () => set(initial),
 }));
@@ -62,4 +78,10 @@ export const usePermissions = create<PermissionsState>()((set) => ({
 export function useSessionPermissions(sessionKey: string): PermissionRequestView[] {
   const requests = usePermissions((s) => s.requests);
   return useMemo(() => requests.filter((r) => r.sessionKey === sessionKey), [requests, sessionKey]);
+}
+
+/** The requests of one session that another person answers (shared gateway). */
+export function useSessionAskedOthers(sessionKey: string): PermissionRequestView[] {
+  const askedOthers = usePermissions((s) => s.askedOthers);
+  return useMemo(() => askedOthers.filter((r) => r.sessionKey === sessionKey), [askedOthers, sessionKey]);
 }

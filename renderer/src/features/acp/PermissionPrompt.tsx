@@ -3,7 +3,7 @@
 // Shown as a banner in the child's session view and as an item in the inbox; answering either
 // one answers both (the resolved push removes it everywhere).
 import type { PermissionRequestView } from '../../../../shared/ipc';
-import { usePermissions, useSessionPermissions } from '../../stores/permissions';
+import { usePermissions, useSessionAskedOthers, useSessionPermissions } from '../../stores/permissions';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
 import { shortKey, time, visible } from '../../lib/format';
@@ -96,9 +96,11 @@ export function PermissionItem({ request }: { request: PermissionRequestView }) 
   );
 }
 
-/** Banner above the session view's tabs while the child waits for the person. */
+/** Banner above the session view's tabs while the child waits for the person (or for another). */
 export function PermissionBanner({ sessionKey }: { sessionKey: string }) {
-  const requests = useSessionPermissions(sessionKey);
+  const mine = useSessionPermissions(sessionKey);
+  const others = useSessionAskedOthers(sessionKey);
+  const requests = [...mine, ...others];
   if (requests.length === 0) return null;
   return (
     <div className="permission-banners" aria-live="assertive">
@@ -118,7 +120,13 @@ export function PermissionBanner({ sessionKey }: { sessionKey: string }) {
             </strong>{' '}
             <span data-testid="permission-title">{visible(r.title)}</span>
           </div>
-          <Options request={r} />
+          {r.askedOf === undefined ? (
+            <Options request={r} />
+          ) : (
+            <p className="small muted" data-testid="permission-asked-of">
+              {visible(r.askedOf)} was asked.
+            </p>
+          )}
         </section>
       ))}
     </div>

@@ -89,7 +89,11 @@ describe("worktrees along a person's path", () => {
         .delivered.filter((d) => d.watcher === PARENT)
         .map((d) => d.text);
     await waitFor(
-      () => (told.push(...gw.notices.drain(PARENT).map((e) => e.text), ...history()), told.length > 0),
+      () => (
+        told.push(...gw.notices.drain(PARENT).map((e) => e.text), ...history()),
+        // Other notices (the children's starts) may come first: wait for the overlap's own.
+        told.some((t) => t.startsWith('Worktrees overlap:'))
+      ),
       10_000,
       'overlap notice',
     );

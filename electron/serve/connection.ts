@@ -3,6 +3,9 @@
 // its account. Its pushes go through a bounded queue: when the socket's unsent bytes pass
 // MAX_QUEUE_BYTES the client is disconnected with a reason, so a slow reader never holds memory
 // or time that others need (each socket writes on its own; nothing waits for the slowest).
+// The answers a client asked for do not count against that bound while they are being written
+// (the fleet of a 20,000-session gateway is a 5.5 MB answer: pushes arriving behind it are not a
+// sign of a slow reader), but they have a bound of their own, MAX_ANSWER_BYTES.
 import type { WebSocket } from 'ws';
 import {
   ACCOUNT_CHANNELS,
@@ -15,6 +18,8 @@ import type { PushBatch } from '../../shared/ipc/types';
 import type { Account } from './accounts';
 
 export const MAX_QUEUE_BYTES = 4 * 1024 * 1024;
+/** Unsent answers beyond this: the client asks without reading (the client's own frame limit). */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 export const HELLO_TIMEOUT_MS = 10_000;
 export const KICK_GRACE_MS = 5_000;
 
@@ -52,11 +57,7 @@ export function serveConnection(
     stop?.();
     stop = undefined;
   };
-  const out = (frame: ServeServerFrame) => {
-    if (ws.readyState !== ws.OPEN) return;
-    if (ws.bufferedAmount > maxQueueBytes) return kick(SERVE_CLOSE.slow);
-    ws.send(JSON.stringify(frame));
-  };
+  const out = boundedSender(ws, maxQueueBytes, () => kick(SERVE_CLOSE.slow));
   const conn: Connection = { account: () => account, kick };
   const helloTimer = setTimeout(() => kick(SERVE_CLOSE.helloTimeout), HELLO_TIMEOUT_MS);
   helloTimer.unref();
@@ -114,6 +115,21 @@ export function serveConnection(
   ws.on('close', done);
   ws.on('error', done);
   return conn;
+}
+
+/** Sends frames to one client, calling `tooSlow` instead when its queues are past their bounds. */
+function boundedSender(ws: WebSocket, maxQueueBytes: number, tooSlow: () => void) {
+  /** Bytes of answers queued and not yet written out. */
+  let answering = 0;
+  return (frame: ServeServerFrame) => {
+    if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount - answering > maxQueueBytes || answering > MAX_ANSWER_BYTES) return tooSlow();
+    const text = JSON.stringify(frame);
+    if (frame.type !== 'result') return ws.send(text);
+    const bytes = Buffer.byteLength(text);
+    answering += bytes;
+    ws.send(text, () => (answering -= bytes));
+  };
 }
 
 function parseFrame(text: string): Record<string, unknown> | undefined {

@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openSqlite } from '../gateway/db/sqlite';
+import { openSqlite, type Db } from '../gateway/db/sqlite';
 
 export type Role = 'owner' | 'member';
 
@@ -74,66 +74,14 @@ export function openAccounts(dataDir: string, now: () => number = Date.now) {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.exec(SCHEMA);
-  const s = {
-    byHash: db.prepare<[string], AccountRow>(
-      `SELECT id, name, role, created_at, revoked_at FROM accounts WHERE secret_hash = ?`,
-    ),
-    byId: db.prepare<[string], AccountRow>(
-      `SELECT id, name, role, created_at, revoked_at FROM accounts WHERE id = ?`,
-    ),
-    list: db.prepare<[], AccountRow>(
-      `SELECT id, name, role, created_at, revoked_at FROM accounts ORDER BY created_at`,
-    ),
-    owners: db.prepare<[], { n: number }>(
-      `SELECT count(*) AS n FROM accounts WHERE role = 'owner' AND revoked_at IS NULL`,
-    ),
-    addAccount: db.prepare(
-      `INSERT INTO accounts (id, name, role, secret_hash, created_at) VALUES (?, ?, ?, ?, ?)`,
-    ),
-    revoke: db.prepare(`UPDATE accounts SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`),
-    addInvite: db.prepare(
-      `INSERT INTO invites (code_hash, role, created_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
-    ),
-    invite: db.prepare<[string], { role: Role; expires_at: number; used_at: number | null }>(
-      `SELECT role, expires_at, used_at FROM invites WHERE code_hash = ?`,
-    ),
-    useInvite: db.prepare(
-      `UPDATE invites SET used_at = ?, used_by = ? WHERE code_hash = ? AND used_at IS NULL`,
-    ),
-    audit: db.prepare(`INSERT INTO audit (at, account_id, action, target, detail) VALUES (?, ?, ?, ?, ?)`),
-    auditPage: db.prepare<
-      [number, number],
-      {
-        id: number;
-        at: number;
-        account_id: string;
-        action: string;
-        target: string | null;
-        detail: string | null;
-      }
-    >(`SELECT id, at, account_id, action, target, detail FROM audit WHERE id < ? ORDER BY id DESC LIMIT ?`),
-  };
-
-  /** `user:<name>` made safe for an actor id; `-2`, `-3`… when the name is taken. */
-  const newId = (name: string): string => {
-    const base = `user:${
-      name
-        .toLowerCase()
-        .replace(/[^a-z0-9._-]+/g, '-')
-        .replace(/^-+|-+$/g, '')
-        .slice(0, 48) || 'person'
-    }`;
-    let id = base;
-    for (let n = 2; s.byId.get(id); n++) id = `${base}-${n}`;
-    return id;
-  };
+  const s = prepare(db);
 
   const redeem = db.transaction((inviteCode: string, name: string) => {
     const h = hash(inviteCode);
     const inv = s.invite.get(h);
     if (!inv || inv.used_at !== null || inv.expires_at <= now()) return undefined;
     const secret = code('slc_', 32);
-    const id = newId(name);
+    const id = newId(s, name);
     s.addAccount.run(id, name, inv.role, hash(secret), now());
     s.useInvite.run(now(), id, h);
     return { account: toAccount(s.byId.get(id)!), credential: secret };
@@ -184,4 +132,61 @@ export function openAccounts(dataDir: string, now: () => number = Date.now) {
     },
     close: () => db.close(),
   };
+}
+
+/** Every statement of the people's tables. */
+function prepare(db: Db) {
+  return {
+    byHash: db.prepare<[string], AccountRow>(
+      `SELECT id, name, role, created_at, revoked_at FROM accounts WHERE secret_hash = ?`,
+    ),
+    byId: db.prepare<[string], AccountRow>(
+      `SELECT id, name, role, created_at, revoked_at FROM accounts WHERE id = ?`,
+    ),
+    list: db.prepare<[], AccountRow>(
+      `SELECT id, name, role, created_at, revoked_at FROM accounts ORDER BY created_at`,
+    ),
+    owners: db.prepare<[], { n: number }>(
+      `SELECT count(*) AS n FROM accounts WHERE role = 'owner' AND revoked_at IS NULL`,
+    ),
+    addAccount: db.prepare(
+      `INSERT INTO accounts (id, name, role, secret_hash, created_at) VALUES (?, ?, ?, ?, ?)`,
+    ),
+    revoke: db.prepare(`UPDATE accounts SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`),
+    addInvite: db.prepare(
+      `INSERT INTO invites (code_hash, role, created_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
+    ),
+    invite: db.prepare<[string], { role: Role; expires_at: number; used_at: number | null }>(
+      `SELECT role, expires_at, used_at FROM invites WHERE code_hash = ?`,
+    ),
+    useInvite: db.prepare(
+      `UPDATE invites SET used_at = ?, used_by = ? WHERE code_hash = ? AND used_at IS NULL`,
+    ),
+    audit: db.prepare(`INSERT INTO audit (at, account_id, action, target, detail) VALUES (?, ?, ?, ?, ?)`),
+    auditPage: db.prepare<
+      [number, number],
+      {
+        id: number;
+        at: number;
+        account_id: string;
+        action: string;
+        target: string | null;
+        detail: string | null;
+      }
+    >(`SELECT id, at, account_id, action, target, detail FROM audit WHERE id < ? ORDER BY id DESC LIMIT ?`),
+  };
+}
+
+/** `user:<name>` made safe for an actor id; `-2`, `-3`… when the name is taken. */
+function newId(s: ReturnType<typeof prepare>, name: string): string {
+  const base = `user:${
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 48) || 'person'
+  }`;
+  let id = base;
+  for (let n = 2; s.byId.get(id); n++) id = `${base}-${n}`;
+  return id;
 }

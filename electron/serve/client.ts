@@ -41,25 +41,19 @@ export function connectServe(opts: ServeClientOptions): ServeClient {
   let credential = opts.credential;
   let invite = opts.invite;
   const listeners = new Set<(b: PushBatch) => void>();
-  const pending = new Map<number, (r: Envelope<unknown>) => void>();
-  const waiting: (() => void)[] = [];
-  let nextId = 1;
+  const calls = createCalls();
   let ws: WebSocket | undefined;
   let signedIn = false;
   let ended: string | undefined;
   let delay = 250;
-  let settle!: { resolve: (a: AccountView) => void; reject: (e: Error) => void };
-  const ready = new Promise<AccountView>((resolve, reject) => (settle = { resolve, reject }));
-  ready.catch(() => undefined);
+  const { promise: ready, ...settle } = deferred<AccountView>();
 
   const end = (reason: string) => {
     if (ended) return;
     ended = reason;
     settle.reject(new Error(reason));
     ws?.terminate();
-    for (const r of pending.values()) r({ ok: false, error: { code: 'unavailable', message: reason } });
-    pending.clear();
-    waiting.splice(0).forEach((w) => w());
+    calls.stop(reason);
     opts.onEnd?.(reason);
   };
   if (!pin) queueMicrotask(() => end('the pin must be sha256:<64 hex digits>'));
@@ -75,10 +69,9 @@ export function connectServe(opts: ServeClientOptions): ServeClient {
       delay = 250;
       settle.resolve(frame.account);
       opts.onConnect?.(frame.account);
-      waiting.splice(0).forEach((w) => w());
+      calls.release();
     } else if (frame.type === 'result') {
-      pending.get(frame.id)?.(frame.result);
-      pending.delete(frame.id);
+      calls.answer(frame.id, frame.result);
     } else if (frame.type === 'push') {
       for (const l of listeners) l(frame.batch);
     }
@@ -86,36 +79,18 @@ export function connectServe(opts: ServeClientOptions): ServeClient {
 
   const open = () => {
     if (ended || !pin) return;
-    let peer: TLSSocket | undefined;
-    const socket = new WebSocket(opts.url, { rejectUnauthorized: false, maxPayload: 64 * 1024 * 1024 });
+    const socket = openPinned(opts.url, pin, {
+      mismatch: (seen) => end(`certificate pin mismatch: the gateway presented ${seen}, expected ${pin}`),
+      trusted: () => {
+        const first = signInFrame(credential, invite);
+        return first ? socket.send(first) : end('no credential and no invitation');
+      },
+      frame: onFrame,
+    });
     ws = socket;
-    socket.on('upgrade', (res) => (peer = res.socket as TLSSocket));
-    socket.on('open', () => {
-      const raw = peer?.getPeerCertificate(true)?.raw;
-      const seen = raw ? `sha256:${crypto.createHash('sha256').update(raw).digest('hex')}` : 'none';
-      if (seen !== pin)
-        return end(`certificate pin mismatch: the gateway presented ${seen}, expected ${pin}`);
-      const first = credential
-        ? { type: 'hello', credential }
-        : invite
-          ? { type: 'redeem', ...invite }
-          : undefined;
-      if (!first) return end('no credential and no invitation');
-      socket.send(JSON.stringify(first));
-    });
-    socket.on('message', (data) => {
-      try {
-        onFrame(JSON.parse(data.toString()) as ServeServerFrame);
-      } catch {
-        socket.terminate();
-      }
-    });
-    socket.on('error', () => undefined); // 'close' follows and decides
     socket.on('close', (code, reason) => {
       signedIn = false;
-      for (const r of pending.values())
-        r({ ok: false, error: { code: 'unavailable', message: 'disconnected' } });
-      pending.clear();
+      calls.failAll('disconnected');
       if (FINAL.has(code)) return end(reason.toString() || 'refused');
       if (ended) return;
       setTimeout(open, delay).unref();
@@ -124,25 +99,95 @@ export function connectServe(opts: ServeClientOptions): ServeClient {
   };
   open();
 
-  const whenSignedIn = () =>
-    signedIn || ended ? Promise.resolve() : new Promise<void>((r) => waiting.push(r));
   return {
     ready,
     async invoke(channel, args) {
-      await whenSignedIn();
+      if (!signedIn && !ended) await calls.signedIn();
       if (ended || !ws)
         return { ok: false, error: { code: 'unavailable', message: ended ?? 'not connected' } };
-      const id = nextId++;
-      const socket = ws;
-      return new Promise<Envelope<unknown>>((resolve) => {
-        pending.set(id, resolve);
-        socket.send(JSON.stringify({ id, channel, args }));
-      });
+      return calls.send(ws, channel, args);
     },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     close: () => end('closed'),
+  };
+}
+
+/**
+ * A WebSocket to the gateway whose certificate is compared with the pin once the TLS handshake
+ * is done: `trusted` runs only when it matches, before anything is sent. A frame that is not
+ * JSON drops the connection ('close' follows, as for any error, and decides what next).
+ */
+function openPinned(
+  url: string,
+  pin: string,
+  on: { trusted: () => void; mismatch: (seen: string) => void; frame: (f: ServeServerFrame) => void },
+): WebSocket {
+  let peer: TLSSocket | undefined;
+  const socket = new WebSocket(url, { rejectUnauthorized: false, maxPayload: 64 * 1024 * 1024 });
+  socket.on('upgrade', (res) => (peer = res.socket as TLSSocket));
+  socket.on('open', () => {
+    const raw = peer?.getPeerCertificate(true)?.raw;
+    const seen = raw ? `sha256:${crypto.createHash('sha256').update(raw).digest('hex')}` : 'none';
+    if (seen !== pin) return on.mismatch(seen);
+    on.trusted();
+  });
+  socket.on('message', (data) => {
+    try {
+      on.frame(JSON.parse(data.toString()) as ServeServerFrame);
+    } catch {
+      socket.terminate();
+    }
+  });
+  socket.on('error', () => undefined);
+  return socket;
+}
+
+/** The first frame, which signs in: with the credential, else with the invitation. */
+function signInFrame(credential: string | undefined, invite: ServeClientOptions['invite']) {
+  if (credential) return JSON.stringify({ type: 'hello', credential });
+  return invite ? JSON.stringify({ type: 'redeem', ...invite }) : undefined;
+}
+
+/** A promise with its settle functions (a rejection nobody awaits is not an unhandled one). */
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: Error) => void;
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
+
+/** The requests in flight (answered by id) and the calls waiting for a sign-in. */
+function createCalls() {
+  const pending = new Map<number, (r: Envelope<unknown>) => void>();
+  const waiting: (() => void)[] = [];
+  let nextId = 1;
+  /** Every request in flight answered `unavailable` (the link dropped, or the client ended). */
+  const failAll = (message: string) => {
+    for (const r of pending.values()) r({ ok: false, error: { code: 'unavailable', message } });
+    pending.clear();
+  };
+  /** Lets the waiting calls go (signed in, or ended). */
+  const release = () => void waiting.splice(0).forEach((w) => w());
+  return {
+    send(socket: WebSocket, channel: string, args: unknown): Promise<Envelope<unknown>> {
+      const id = nextId++;
+      return new Promise((resolve) => {
+        pending.set(id, resolve);
+        socket.send(JSON.stringify({ id, channel, args }));
+      });
+    },
+    answer(id: number, result: Envelope<unknown>): void {
+      pending.get(id)?.(result);
+      pending.delete(id);
+    },
+    failAll,
+    release,
+    signedIn: () => new Promise<void>((r) => waiting.push(r)),
+    /** The client ended: nothing waits any more. */
+    stop: (reason: string) => (failAll(reason), release()),
   };
 }

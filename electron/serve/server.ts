@@ -16,9 +16,9 @@ import type { GatewayOptions } from '../gateway/types';
 import { openAccounts, type Account, type Accounts } from './accounts';
 import { accountCall } from './account-channels';
 import { serveConnection, type Connection, type ConnectionHost } from './connection';
-import { acting, audit, createConsentRouting } from './people';
-import { createPermissionRouting } from './permission-routing';
-import { loadTlsIdentity } from './tls';
+import { acting, audit } from './people';
+import { createQuestionRouting, type QuestionRouting } from './questions';
+import { loadTlsIdentity, type TlsIdentity } from './tls';
 
 export const MAX_PAYLOAD = 1024 * 1024;
 
@@ -50,27 +50,70 @@ export interface ServeGateway {
 export async function startServeGateway(opts: ServeOptions): Promise<ServeGateway> {
   const tls = loadTlsIdentity({ dataDir: opts.dataDir, certFile: opts.certFile, keyFile: opts.keyFile });
   const accounts = openAccounts(opts.dataDir, opts.gateway?.now);
-  const routing = createConsentRouting();
-  const permissions = createPermissionRouting({
-    live: (id) => {
-      const a = accounts.get(id);
-      return a && a.revokedAt === undefined ? a : undefined;
-    },
-  });
+  const questions = createQuestionRouting(accounts);
+  const shared = shareGateway(opts, questions);
   const connections = new Set<Connection>();
+  /** A revoked person is disconnected at once, on every connection; their waiting requests go to the owners. */
+  const kick = (id: string, close: { code: number; reason: string }) => {
+    for (const c of connections) if (c.account()?.id === id) c.kick(close);
+    questions.handOver(shared.gateway(), id);
+  };
+  const connectionHost: ConnectionHost = {
+    authenticate: (c) => accounts.authenticate(c),
+    redeem: (code, name) =>
+      typeof code === 'string' && typeof name === 'string' && /^[^\p{Cc}]{1,64}$/u.test(name.trim())
+        ? accounts.redeem(code, name.trim())
+        : undefined,
+    subscribe: shared.subscribe,
+    async dispatch(a, channel, args) {
+      const result = await questions.dispatch(a, channel, args, () =>
+        acting.run(a, () => shared.apiOf(a).dispatch(channel, args)),
+      );
+      audit(accounts, a, channel, args, result);
+      return result;
+    },
+    accountCall: (a, channel: AccountChannel, args): Promise<Envelope<unknown>> =>
+      Promise.resolve(accountCall({ accounts, kick }, a, channel, args)),
+    opened: (c) => void connections.add(c),
+    closed: (c) => void connections.delete(c),
+  };
+  const { server, wss } = createTlsServer(tls, connectionHost, opts.maxQueueBytes);
+  const closeState = () => (shared.host.close(), accounts.close());
+  const port = await listen(server, opts).catch((err: unknown) => {
+    closeState();
+    throw err;
+  });
+  const hostPart = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  return {
+    url: `wss://${hostPart}:${port}/ws`,
+    port,
+    fingerprint: tls.fingerprint,
+    invite: accounts.invite(undefined).code,
+    host: shared.host,
+    accounts,
+    connections: () => connections.size,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const c of wss.clients) c.terminate();
+        wss.close();
+        server.closeAllConnections();
+        server.close(() => (closeState(), resolve()));
+      }),
+  };
+}
+
+/**
+ * The one gateway all people share (swapped for a fresh one after damage recovery): each
+ * person's handlers carry their account as the actor id, each person's pushes what they may see.
+ */
+function shareGateway(opts: ServeOptions, questions: QuestionRouting) {
   const bridges = new Set<{ rebind(): void }>();
   const apis = new Map<string, ApiHandlers>();
   let gateway: Gateway;
   const bind = (gw: Gateway) => {
     gateway = gw;
     apis.clear();
-    // First listener: each event is attributed before any client's filter sees it.
-    gw.events.on(permissions.observe);
-    // Questions wait for an answer from a client; each goes to the person who caused it.
-    gw.consent.plug((q) => {
-      routing.asked(q.id);
-      return gw.consent.pagePrompt(q).finally(() => routing.resolved(q.id));
-    });
+    questions.bind(gw);
   };
   const host = startGatewayHost(
     { autoStart: true, ...opts.gateway, dataDir: opts.dataDir },
@@ -78,77 +121,32 @@ export async function startServeGateway(opts: ServeOptions): Promise<ServeGatewa
   );
   bind(host.gateway);
   const app = { name: 'Sightline', version: opts.version ?? '0.0.0', mode: 'web' as const, dataDir: '' };
-  const apiOf = (a: Account) => {
-    let api = apis.get(a.id);
-    if (!api) apis.set(a.id, (api = createApiHandlers(gateway, { app, actorId: a.id })));
-    return api;
-  };
-
-  const connectionHost: ConnectionHost = {
-    authenticate: (c) => accounts.authenticate(c),
-    redeem: (code, name) =>
-      typeof code === 'string' && typeof name === 'string' && /^[^\p{Cc}]{1,64}$/u.test(name.trim())
-        ? accounts.redeem(code, name.trim())
-        : undefined,
-    subscribe(a, push) {
+  return {
+    host,
+    gateway: () => gateway,
+    apiOf(a: Account): ApiHandlers {
+      let api = apis.get(a.id);
+      if (!api) apis.set(a.id, (api = createApiHandlers(gateway, { app, actorId: a.id })));
+      return api;
+    },
+    subscribe(a: Account, push: Parameters<ConnectionHost['subscribe']>[1]): () => void {
       const events = {
         on: (l: Parameters<Gateway['events']['on']>[0]) =>
-          gateway.events.on((e) => routing.visible(a, e) && l(permissions.shape(a, e))),
+          gateway.events.on((e) => {
+            const seen = questions.view(a, e);
+            if (seen) l(seen);
+          }),
       };
       let bridge = createPushBridge(events, push);
       const b = { rebind: () => (bridge.close(), (bridge = createPushBridge(events, push))) };
       bridges.add(b);
       return () => (bridges.delete(b), bridge.close());
     },
-    async dispatch(a, channel, args) {
-      const refused = refuse(a, channel, args);
-      if (refused) return refused;
-      const undo = permissions.before(a, channel, args);
-      const result = await acting.run(a, () => apiOf(a).dispatch(channel, args));
-      if (result.ok) permissions.after(a, channel, result.value);
-      else undo();
-      audit(accounts, a, channel, args, result);
-      return narrow(a, channel, result);
-    },
-    accountCall: (a, channel: AccountChannel, args): Promise<Envelope<unknown>> =>
-      Promise.resolve(accountCall({ accounts, kick: kickAccount }, a, channel, args)),
-    opened: (c) => void connections.add(c),
-    closed: (c) => void connections.delete(c),
   };
-  /** Questions asked of someone else are not theirs to answer. */
-  function refuse(a: Account, channel: unknown, args: unknown): Envelope<unknown> | undefined {
-    const requestId = (args as { requestId?: unknown } | undefined)?.requestId;
-    const id = typeof requestId === 'string' ? requestId : '';
-    const ok =
-      channel === 'consent:respond'
-        ? routing.mayAnswer(a, id)
-        : channel === 'acp:permissions:respond'
-          ? permissions.mayAnswer(a, id)
-          : true;
-    if (ok) return undefined;
-    const what = channel === 'consent:respond' ? 'consent question' : 'permission request';
-    return { ok: false, error: { code: 'forbidden', message: `this ${what} was asked of someone else` } };
-  }
-  /** The lists of questions: each person's own consent questions; permission requests with who was asked. */
-  function narrow(a: Account, channel: unknown, result: Envelope<unknown>): Envelope<unknown> {
-    if (!result.ok) return result;
-    if (channel === 'consent:list')
-      return { ok: true, value: routing.filter(a, result.value as Parameters<typeof routing.filter>[1]) };
-    if (channel === 'acp:permissions:list')
-      return {
-        ok: true,
-        value: permissions.list(a, result.value as Parameters<typeof permissions.list>[1]),
-      };
-    return result;
-  }
-  /** A revoked person is disconnected at once, on every connection; their waiting requests go to the owners. */
-  function kickAccount(id: string, close: { code: number; reason: string }): void {
-    for (const c of connections) if (c.account()?.id === id) c.kick(close);
-    const handed = new Set(permissions.askedOfPerson(id));
-    for (const request of gateway.acp.permissions.pending())
-      if (handed.has(request.id)) gateway.events.emit({ type: 'acp:permission', request });
-  }
+}
 
+/** HTTPS answering only the WebSocket upgrade on /ws; TLS 1.2 at least. */
+function createTlsServer(tls: TlsIdentity, connectionHost: ConnectionHost, maxQueueBytes?: number) {
   const server = https.createServer({ cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' }, (_req, res) => {
     res
       .writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' })
@@ -159,40 +157,18 @@ export async function startServeGateway(opts: ServeOptions): Promise<ServeGatewa
     socket.on('error', () => socket.destroy());
     if (req.url !== '/ws')
       return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    wss.handleUpgrade(req, socket, head, (ws) => serveConnection(ws, connectionHost, opts.maxQueueBytes));
+    wss.handleUpgrade(req, socket, head, (ws) => serveConnection(ws, connectionHost, maxQueueBytes));
   });
   server.on('tlsClientError', (_err, socket) => socket.destroy());
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(opts.port, opts.host, () => resolve());
-    });
-  } catch (err) {
-    host.close();
-    accounts.close();
-    throw err;
-  }
+  return { server, wss };
+}
+
+/** Listens on the chosen address; the port bound (the one asked for, or the system's for 0). */
+async function listen(server: https.Server, opts: { host: string; port: number }): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
   const addr = server.address();
-  const port = addr && typeof addr === 'object' ? addr.port : opts.port;
-  const hostPart = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
-  return {
-    url: `wss://${hostPart}:${port}/ws`,
-    port,
-    fingerprint: tls.fingerprint,
-    invite: accounts.invite(undefined).code,
-    host,
-    accounts,
-    connections: () => connections.size,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const c of wss.clients) c.terminate();
-        wss.close();
-        server.closeAllConnections();
-        server.close(() => {
-          host.close();
-          accounts.close();
-          resolve();
-        });
-      }),
-  };
+  return addr && typeof addr === 'object' ? addr.port : opts.port;
 }

@@ -46,12 +46,16 @@ export function audit(
   accounts.record(a.id, action, target, detail);
 }
 
-/** Who asked each waiting consent question (undefined: an agent or a timer; owners answer). */
-export function createConsentRouting() {
+/**
+ * Who asked each waiting consent question (undefined: an agent or a timer; owners answer). A
+ * question whose asker was revoked meanwhile goes to the owners.
+ */
+export function createConsentRouting(people: { live(accountId: string): Account | undefined }) {
   const askedBy = new Map<string, string | undefined>();
   const mayAnswer = (a: Account, requestId: string) => {
     const asker = askedBy.get(requestId);
-    return asker === a.id || (asker === undefined && a.role === 'owner');
+    const to = asker === undefined ? undefined : people.live(asker);
+    return to ? to.id === a.id : a.role === 'owner';
   };
   return {
     /** Called by the consent port as it asks: remembers the acting person. */
@@ -67,5 +71,8 @@ export function createConsentRouting() {
       return e.type !== 'consent:request' || mayAnswer(a, e.request.id);
     },
     filter: (a: Account, list: ConsentRequestView[]) => list.filter((q) => mayAnswer(a, q.id)),
+    /** The waiting questions this person asked (to hand to the owners when they are revoked). */
+    askedByPerson: (accountId: string) =>
+      [...askedBy].filter(([, asker]) => asker === accountId).map(([id]) => id),
   };
 }

@@ -12,13 +12,14 @@ import { createPermissionRouting } from './permission-routing';
 export type QuestionRouting = ReturnType<typeof createQuestionRouting>;
 
 export function createQuestionRouting(accounts: Accounts) {
-  const consent = createConsentRouting();
-  const permissions = createPermissionRouting({
-    live: (id) => {
+  const people = {
+    live: (id: string) => {
       const a = accounts.get(id);
       return a && a.revokedAt === undefined ? a : undefined;
     },
-  });
+  };
+  const consent = createConsentRouting(people);
+  const permissions = createPermissionRouting(people);
 
   /** Questions asked of someone else are not theirs to answer. */
   function refuse(a: Account, channel: unknown, args: unknown): Envelope<unknown> | undefined {
@@ -78,11 +79,13 @@ export function createQuestionRouting(accounts: Accounts) {
       else undo();
       return narrow(a, channel, result);
     },
-    /** A revoked person's waiting permission requests, asked again: of the owners now. */
+    /** A revoked person's waiting questions and permission requests, asked again: of the owners now. */
     handOver(gw: Gateway, accountId: string): void {
-      const handed = new Set(permissions.askedOfPerson(accountId));
+      const handed = new Set([...permissions.askedOfPerson(accountId), ...consent.askedByPerson(accountId)]);
       for (const request of gw.acp.permissions.pending())
         if (handed.has(request.id)) gw.events.emit({ type: 'acp:permission', request });
+      for (const request of gw.consent.pending())
+        if (handed.has(request.id)) gw.events.emit({ type: 'consent:request', request });
     },
   };
 }

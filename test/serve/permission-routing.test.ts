@@ -2,10 +2,12 @@
 // easily stage (serve/two-people.test.ts walks the common path): a run nobody started asks the
 // owners, a request raised before the router saw its run goes to the last person who made the
 // session run, a failed send changes nothing, and what the router holds is released when runs end,
-// requests are answered and sessions are deleted.
+// requests are answered and sessions are deleted; a revoked person's consent questions go to the
+// owners too.
 import { describe, expect, it } from 'vitest';
 import type { GatewayEvent } from '../../electron/gateway/types';
 import type { Account } from '../../electron/serve/accounts';
+import { acting, createConsentRouting } from '../../electron/serve/people';
 import { createPermissionRouting } from '../../electron/serve/permission-routing';
 
 const person = (id: string, name: string, role: Account['role']): Account => ({
@@ -87,5 +89,19 @@ describe('permission routing on a shared gateway', () => {
     r.observe(run('r2'));
     r.observe({ type: 'session:deleted', sessionKey: KEY });
     expect(r.held()).toEqual({ sessions: 0, runs: 0, requests: 0 });
+  });
+
+  it("hands a revoked person's consent question to the owners", () => {
+    const revoked = new Set<string>();
+    const consent = createConsentRouting({
+      live: (id) => [alice, bob].find((a) => a.id === id && !revoked.has(id)),
+    });
+    acting.run(bob, () => consent.asked('c1'));
+    consent.asked('c2'); // asked by nobody: an agent's
+    expect([consent.mayAnswer(alice, 'c1'), consent.mayAnswer(bob, 'c1')]).toEqual([false, true]);
+    expect([consent.mayAnswer(alice, 'c2'), consent.mayAnswer(bob, 'c2')]).toEqual([true, false]);
+    revoked.add(bob.id);
+    expect(consent.askedByPerson(bob.id)).toEqual(['c1']);
+    expect([consent.mayAnswer(alice, 'c1'), consent.mayAnswer(bob, 'c1')]).toEqual([true, false]);
   });
 });

@@ -69,6 +69,8 @@ export interface SessionInfo {
   cwd?: string;
   /** Addition: hidden from the fleet tree, kept everywhere else (present only when true). */
   archived?: boolean;
+  /** Addition (issue 25): an adopted session's upstream source (the tool's transcript file or database). */
+  source?: string;
   /** Addition (issue 26): the git worktree the session's agent works in, if it has one. */
   worktree?: WorktreeInfo;
   createdAt: number;

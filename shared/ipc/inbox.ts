@@ -30,6 +30,8 @@ export type InboxItem =
       threadId?: string;
       /** The paired node it was on (NodeInfo.id); absent: this machine. */
       hostId?: string;
+      /** What vanished: the tool's transcript file (or database) as adopted. */
+      source?: string;
     }
   | {
       id: string;

@@ -451,6 +451,11 @@ const CHECKS: Record<number, (db: Db) => void> = {
       stamp: 'c1:2:2:1',
     });
   },
+  // Sessions adopted before it have no source recorded: the alert then names the tool alone.
+  22: (db) =>
+    expect(all(db, `SELECT key, source FROM sessions ORDER BY created_at`)).toEqual(
+      [MAIN, WORKER, ADOPTED].map((key) => ({ key, source: null })),
+    ),
 };
 
 describe('every migration on a database with data', () => {

@@ -67,6 +67,11 @@ describe('supervising the demo fleet', () => {
     await page
       .locator('[data-testid="goal-objective"]', { hasText: 'Ship the v2.0 release notes' })
       .waitFor();
+    // The coordinator names its workers by their labels, not their keys.
+    const spawned = page.locator(sel.msg('agent'), { hasText: 'Spawned' }).first();
+    expect(await spawned.locator('.text').innerText()).toBe(
+      'Spawned “research worker”. Spawned “draft worker”. Spawned “review worker”.',
+    );
     await screenshot(page, 'fleet-coordinator');
   });
 
@@ -83,11 +88,17 @@ describe('supervising the demo fleet', () => {
     await screenshot(page, 'timeline');
 
     await openSession(COORDINATOR);
-    const reconciled = page.locator(sel.msg('agent'), { hasText: `Reconciled ${w1}` });
+    // The worker by its label, not its key; no sequence numbers read as its versions.
+    const w1Label = app.gateway.sessions.get(w1)!.label!;
+    const reconciled = page.locator(sel.msg('agent'), { hasText: `Reconciled “${w1Label}”` });
     await reconciled.waitFor({ timeout: 20_000 });
-    expect(await reconciled.textContent()).toContain(
+    const said = (await reconciled.textContent())!;
+    expect(said).toContain('human message via desktop (by a human)');
+    expect(said).toContain(
       'A human intervened directly in that session, so I will take their instruction into account before acting.',
     );
+    expect(said).not.toContain(w1);
+    expect(said).not.toMatch(/#\d|state version|\bv\d/);
     // Its session_status result as fields: times as dates, not epoch milliseconds; raw JSON one click away.
     const result = page
       .locator('[data-testid="transcript-message"][data-role="tool"]', { hasText: 'session_status' })
@@ -204,11 +215,13 @@ describe('supervising the demo fleet', () => {
       })
       .toEqual(['true', 'true']);
     expect(await told.first().locator('[data-testid="history-reconciled"]').textContent()).toMatch(
-      new RegExp(`returned v${app.gateway.state.version(w2)} at`),
+      new RegExp(`read its changes up to #${app.gateway.state.version(w2)} at`),
     );
     await screenshot(page, 'inbox');
     await openSession(COORDINATOR);
-    const reconciles = page.locator(sel.msg('agent'), { hasText: `Reconciled ${w2}` });
+    const reconciles = page.locator(sel.msg('agent'), {
+      hasText: `Reconciled “${app.gateway.sessions.get(w2)!.label}”`,
+    });
     await expect.poll(() => reconciles.count(), { timeout: 15_000 }).toBe(2);
     // In the watcher's own transcript, each notice it read is a system line before its reconcile.
     const lines = page.locator(`[data-testid="transcript-notice"][data-target="${w2}"]`);
@@ -231,6 +244,32 @@ describe('supervising the demo fleet', () => {
       /^agent:main:adopted:claude:/,
     );
     expect(await page.locator('[data-testid="session-tool"]').textContent()).toBe('Claude Code');
+    // Its folder, from the transcript (the fixture's cwd).
+    expect(await page.locator('[data-testid="session-cwd"]').textContent()).toBe('/home/ana/src/ledger-api');
+    // Times carry their date when not today: the transcript was written on 2 March 2026.
+    await page.locator('[data-testid="tab-transcript"]').click();
+    await page.locator('[data-testid="transcript-message"]').first().waitFor();
+    const stamps = await page.locator('[data-testid="transcript-message"] header time').allInnerTexts();
+    expect(stamps[0]).toMatch(/^Mar \d{1,2}, 2026, \d{2}:\d{2}:\d{2} [AP]M$/);
+    // Adopted a moment ago: no global sequence read as its version ("v111"); the log's positions
+    // are written as positions (#) and say so on hover.
+    const key = (await page.locator('[data-testid="session-pane"]').getAttribute('data-session-key'))!;
+    const head = app.gateway.state.version(key);
+    expect(head).toBeGreaterThan(1);
+    for (const text of [
+      await page.locator('[data-testid="session-pane"]').innerText(),
+      await row(page, key).innerText(),
+    ])
+      expect(text).not.toMatch(/\bv\d+\b|state version/i);
+    await page.locator('[data-testid="tab-watchers"]').click();
+    const position = page.locator('[data-testid="watchers-head"]');
+    expect(await position.textContent()).toBe(`#${head}`);
+    expect(await position.getAttribute('title')).toContain('not a count of this session’s changes');
+    expect(await page.locator('[data-testid="watchers"]').innerText()).not.toMatch(/\bv\d+\b|state version/i);
+    await page.locator('[data-testid="tab-timeline"]').click();
+    const adoptedRow = page.locator('[data-testid="timeline-row"][data-kind="adopted"]');
+    expect(await adoptedRow.locator('span').first().textContent()).toBe(`#${head}`);
+    await page.locator('[data-testid="tab-transcript"]').click();
   });
 
   it('saves agent settings without ever showing the API key', async () => {

@@ -10,11 +10,12 @@ let app: App;
 let browser: Browser & { errors: string[] };
 let page: Page;
 let adoptedKey = '';
+let file = '';
 
 beforeAll(async () => {
   await ensureRenderer();
   app = await startApp();
-  const file = writeClaude(`${app.catalogRoot}/claude`);
+  file = writeClaude(`${app.catalogRoot}/claude`);
   adoptedKey = app.gateway.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID }).key;
   expect(app.gateway.state.registerWatch('agent:main:main', adoptedKey)).toBe(true);
   browser = await openBrowser(app.server.url);
@@ -44,6 +45,10 @@ describe('upstream_missing alerts', () => {
     expect(await alerts().count()).toBe(1);
     expect(await alerts().first().getAttribute('data-session-key')).toBe(adoptedKey);
     expect(await alerts().first().locator('[data-testid="inbox-readopt"]').count()).toBe(1);
+    // It names the tool and the file that vanished, in words.
+    const said = await alerts().first().locator('[data-testid="inbox-upstream-source"]').innerText();
+    expect(said.startsWith(`Claude Code source ${file} is gone (not found in three checks, `)).toBe(true);
+    expect(said.endsWith('); the upstream link was removed.')).toBe(true);
     await screenshot(page, 'inbox-upstream-missing');
   });
 

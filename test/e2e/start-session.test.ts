@@ -124,7 +124,7 @@ describe('running a real fleet from the app', () => {
     const seeded = app.gateway.state.changesSince(child, 0).events[0]!.sequence;
     await openSession(MAIN);
     await page
-      .locator(sel.msg('agent'), { hasText: `Reconciled ${child}` })
+      .locator(sel.msg('agent'), { hasText: 'Reconciled “Fix the parser”' })
       .first()
       .waitFor({ timeout: 20_000 });
     await page.locator('[data-testid="tool-call"]', { hasText: 'session_status' }).first().waitFor();
@@ -144,7 +144,7 @@ describe('running a real fleet from the app', () => {
     await page.locator(sel.msg('human'), { hasText: 'diff also fix the notes' }).waitFor();
     await expect.poll(() => app.gateway.state.version(child), { timeout: 10_000 }).toBeGreaterThan(before);
     await openSession(MAIN);
-    const reconcile = page.locator(sel.msg('agent'), { hasText: `Reconciled ${child}` });
+    const reconcile = page.locator(sel.msg('agent'), { hasText: 'Reconciled “Fix the parser”' });
     // Within 20 s of the first wake this one is coalesced into the trailing wake (spec).
     await expect.poll(() => reconcile.count(), { timeout: 40_000 }).toBe(2);
     expect(await reconcile.last().textContent()).toContain('human message via desktop');

@@ -302,6 +302,7 @@ export function inboxItems(
       sessionKey: info.key,
       alert,
       ...adoptedSource(info.key),
+      ...(info.source ? { source: info.source } : {}),
     });
   }
   items.push(...overlapItems(gw).filter((item) => !dismissals.has(item.id)));

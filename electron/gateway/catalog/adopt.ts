@@ -37,13 +37,35 @@ export interface Adoption {
 }
 
 /**
+ * What a person would look for: the transcript file, else the tool's database or data folder (a
+ * paired node's ref is its word only: anything but a plausible path is left out, not refused).
+ */
+function sourceOf(ref: Located['ref']): string | undefined {
+  return plausiblePath(ref.path ?? ref.db ?? ref.dataDir);
+}
+
+/** A folder or file named by a transcript or a node: a string the session store takes, or nothing. */
+function plausiblePath(v: unknown): string | undefined {
+  return typeof v === 'string' && v.length > 0 && v.length <= 4096 ? v : undefined;
+}
+
+/**
  * Every write of one adoption: session (and its transcript) if new, `adopted`, link, watch.
  * `d.hostId` is where the session lives: this machine, or a paired node (catalog/remote.ts).
  */
 export function writeAdoption(d: AdoptDeps, a: Adoption): SessionInfo {
   let info = d.sessions.get(a.key);
   if (!info) {
-    info = d.sessions.create({ key: a.key, label: a.loc.entry.title });
+    // The folder and the source in the session itself: its header names them, and the alert
+    // names the source once the upstream link is gone.
+    const source = sourceOf(a.loc.ref);
+    const cwd = plausiblePath(a.loc.entry.cwd);
+    info = d.sessions.create({
+      key: a.key,
+      label: a.loc.entry.title,
+      ...(cwd ? { cwd } : {}),
+      ...(source ? { source } : {}),
+    });
     try {
       // Its own savepoint: a failed import leaves no half transcript, and the adoption goes on.
       d.transaction(() => d.importTranscript(a.key, a.transcript));

@@ -18,8 +18,9 @@ type SessionDbRow = [
   label: string | null,
   cwd: string | null,
   archived: number,
+  source: string | null,
 ];
-const COLUMNS = 'key, agent_id, created_at, updated_at, parent_key, label, cwd, archived';
+const COLUMNS = 'key, agent_id, created_at, updated_at, parent_key, label, cwd, archived, source';
 
 export const LABEL_MAX_CHARS = 200;
 
@@ -30,6 +31,8 @@ export interface NewSession {
   label?: string;
   /** The working folder (an absolute path the caller checked). */
   cwd?: string;
+  /** An adopted session's upstream source (the tool's transcript file or database). */
+  source?: string;
 }
 
 function toInfo(r: SessionDbRow): SessionInfo {
@@ -38,6 +41,7 @@ function toInfo(r: SessionDbRow): SessionInfo {
   if (r[5] !== null) info.label = r[5];
   if (r[6] !== null) info.cwd = r[6];
   if (r[7] === 1) info.archived = true;
+  if (r[8] !== null) info.source = r[8];
   return info;
 }
 
@@ -66,9 +70,10 @@ function statements(db: Db) {
       )
       .raw(),
     insert: db.prepare(
-      `INSERT INTO sessions (key, agent_id, parent_key, label, cwd, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO sessions (key, agent_id, parent_key, label, cwd, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (key, agent_id) DO UPDATE SET parent_key = coalesce(excluded.parent_key, parent_key),
-         label = coalesce(excluded.label, label), cwd = coalesce(excluded.cwd, cwd), updated_at = excluded.updated_at`,
+         label = coalesce(excluded.label, label), cwd = coalesce(excluded.cwd, cwd),
+         source = coalesce(excluded.source, source), updated_at = excluded.updated_at`,
     ),
     hasParent: db.prepare<[string, string], { one: number }>(
       `SELECT 1 AS one FROM sessions WHERE key = ? AND agent_id = ? AND parent_key IS NOT NULL`,
@@ -107,10 +112,13 @@ export function createSessionStore(db: Db, now: () => number) {
       const owner = s.anyByKey.get(k.key);
       if (owner && owner[1] !== k.agentId)
         throw invalidArgument(`session key "${k.key}" is registered for agent "${owner[1]}"`);
-      if (input.cwd !== undefined && (typeof input.cwd !== 'string' || input.cwd.length > 4096))
-        throw new Error('cwd must be a string of at most 4096 characters');
+      for (const field of ['cwd', 'source'] as const) {
+        const v = input[field];
+        if (v !== undefined && (typeof v !== 'string' || v.length > 4096))
+          throw new Error(`${field} must be a string of at most 4096 characters`);
+      }
       const t = now();
-      s.insert.run(k.key, k.agentId, parent, label, input.cwd ?? null, t, t);
+      s.insert.run(k.key, k.agentId, parent, label, input.cwd ?? null, input.source ?? null, t, t);
       return toInfo(s.get.get(k.key, k.agentId)!);
     },
     get(key: string, agentId?: string): SessionInfo | undefined {

@@ -24,14 +24,6 @@ export function RunBadge({ status }: { status: RunStatus | 'none' }) {
   );
 }
 
-export function VersionBadge({ version }: { version: number }) {
-  return (
-    <span className="badge version" data-testid="state-version" title={EXPLAIN.version(version)}>
-      v{version}
-    </span>
-  );
-}
-
 export function NoticeBadge({ count }: { count: number }) {
   if (count === 0) return null;
   return (

@@ -2,9 +2,9 @@
 // written once so the chips, the watchers panel, the inbox and the guide say the same thing.
 
 export const EXPLAIN = {
-  version: (v: number) =>
-    `State version ${v}: the sequence number of the newest event in this session's signal log ` +
-    `(0: nothing recorded yet). Watchers compare it with their cursor to know whether they are behind.`,
+  position:
+    'A position (#) in Sightline’s signal log, which all sessions share: it counts every session’s events, ' +
+    'so it is not a count of this session’s changes. Notices and session_status name these positions (changesSince).',
   lastSeen:
     'L, last seen: how far into the target session the watcher has caught up. It moves when the watcher’s turn reads (drains) the notice.',
   notified:

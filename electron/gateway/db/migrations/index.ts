@@ -21,6 +21,7 @@ import { migration018 } from './018-node-host-key';
 import { migration019 } from './019-worktrees';
 import { migration020 } from './020-run-usage';
 import { migration021 } from './021-catalog-index';
+import { migration022 } from './022-session-source';
 
 export const MIGRATIONS: readonly Migration[] = [
   migration001,
@@ -44,4 +45,5 @@ export const MIGRATIONS: readonly Migration[] = [
   migration019,
   migration020,
   migration021,
+  migration022,
 ];

@@ -61,14 +61,18 @@ const ADOPTED_TOOL: Record<string, string> = {
   pi: 'Pi',
 };
 
+/** An adopted session's tool in people's words ("Claude Code" for `claude`). */
+export function toolName(provider: string): string {
+  return ADOPTED_TOOL[provider] ?? provider;
+}
+
 /**
  * What runs the session, in people's words: the catalog tool of an adopted session, "ACP agent",
  * "outside", or the agent's model provider ("scripted" for the demo's scripted agents).
  */
 export function toolOf(s: SessionView, agents: ReadonlyMap<string, AgentView>): string {
   if (s.kind === 'adopted') {
-    const provider = /:adopted:([^:@]+)/.exec(s.key)?.[1] ?? '';
-    return ADOPTED_TOOL[provider] ?? provider;
+    return toolName(/:adopted:([^:@]+)/.exec(s.key)?.[1] ?? '');
   }
   if (s.kind === 'acp') return 'ACP agent';
   if (s.kind === 'external') return 'outside';

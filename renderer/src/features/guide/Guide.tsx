@@ -38,7 +38,8 @@ export function Guide() {
         <Step n={1} title="You step in">
           <p>
             You send a message to a worker. Its <em>signal log</em> records <code>human_direct_message</code>{' '}
-            and its <em>state version</em> (the <code>v</code> chip) goes up, say from v12 to v14.
+            at the log&apos;s next position, say #14 after #12 (positions are shared by all sessions, so they
+            count the whole log, not this worker&apos;s changes).
           </p>
           <div className="guide-card human">
             <span className="who">Human → worker</span>
@@ -78,7 +79,8 @@ export function Guide() {
       <dl className="guide-terms">
         <dt>Fleet (left)</dt>
         <dd>
-          Every session with its run status, its state version <code>vN</code> and its pending notices.
+          Every session with its status (waiting for you, running, failed, done — unseen, idle), its agent or
+          tool, its last line of activity and its pending notices.
         </dd>
         <dt>Signal log tab</dt>
         <dd>A session&apos;s events: who changed what, when. Never message content.</dd>

@@ -14,6 +14,7 @@ import { STATUS_LOOK } from '../../components/Badges';
 import { retry } from '../session/StatusBanner';
 import { InboxHistory } from './InboxHistory';
 import { OverlapItem } from '../worktrees/OverlapItem';
+import { toolName } from '../fleet/tree';
 
 /** What the item is about, in words: a failed run, a vanished upstream, an overlap, a finished run. */
 function ItemBody({ item }: { item: InboxItem }) {
@@ -48,8 +49,18 @@ function ItemBody({ item }: { item: InboxItem }) {
       <div className="inbox-title">
         <span className="badge alert">upstream missing</span> <SessionName sessionKey={item.sessionKey} />
       </div>
-      <p className="small">
-        {item.alert.summary} · {time(item.alert.occurredAt)} — the upstream link was removed.
+      <p className="small" data-testid="inbox-upstream-source">
+        {/* What vanished and from which tool, in words; the event's summary is on hover. */}
+        <span title={item.alert.summary}>{toolName(item.alert.channel ?? item.provider ?? '')}</span>
+        {item.source ? (
+          <>
+            {' '}
+            source <code className="mono">{item.source}</code>
+          </>
+        ) : (
+          ' session'
+        )}{' '}
+        is gone (not found in three checks, {time(item.alert.occurredAt)}); the upstream link was removed.
       </p>
     </>
   );

@@ -52,9 +52,10 @@ function Delivered({ d }: { d: NoticeDelivery }) {
       <p className="small" data-testid="history-reconciled">
         {d.reconciled ? (
           <>
+            {/* Log positions (#), shared by all sessions: never shown as the session's version. */}
             <span className="badge ok">reconciled</span> session_status changesSince{' '}
-            {d.reconciled.changesSince ?? '—'} returned <strong>v{d.reconciled.version}</strong> at{' '}
-            {time(d.reconciled.at)}
+            {d.reconciled.changesSince ?? '—'} read its changes up to{' '}
+            <strong title={EXPLAIN.position}>#{d.reconciled.version}</strong> at {time(d.reconciled.at)}
           </>
         ) : (
           <>
@@ -86,7 +87,8 @@ export function InboxHistory() {
     <div data-testid="inbox-history" data-ready={history.loaded ? 'true' : 'false'}>
       <p className="muted">
         Each notice a watcher read (its turn drained it), and the watcher&apos;s next session_status call on
-        that session: the version it returned and when.
+        that session: how far into its signal log it read (#, a position in the log all sessions share) and
+        when.
       </p>
       {history.loaded && history.pending.length === 0 && history.delivered.length === 0 && (
         <p className="empty-note">No watcher has been told anything yet.</p>

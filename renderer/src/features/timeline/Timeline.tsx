@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { ACTOR_TYPES, EVENT_KINDS } from '../../../../shared/domain';
 import { useTimeline } from '../../stores/timeline';
 import { dateTime, time } from '../../lib/format';
+import { EXPLAIN } from '../../lib/explain';
 
 const ROW_HEIGHT = 52;
 
@@ -62,7 +63,7 @@ export function Timeline() {
         ))}
       </div>
       <div className="timeline-head row-grid muted small" aria-hidden>
-        <span>seq</span>
+        <span title={EXPLAIN.position}>#</span>
         <span>kind</span>
         <span>actor</span>
         <span>summary · payload</span>
@@ -100,7 +101,9 @@ export function Timeline() {
                   transform: `translateY(${v.start}px)`,
                 }}
               >
-                <span className="mono">#{e.sequence}</span>
+                <span className="mono" title={EXPLAIN.position}>
+                  #{e.sequence}
+                </span>
                 <span className={`kind-tag kind-${e.kind}`}>{e.kind}</span>
                 <span className={`actor actor-${e.actorType}`} title={e.actorId ?? ''}>
                   {e.actorType}

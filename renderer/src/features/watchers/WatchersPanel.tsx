@@ -94,7 +94,11 @@ export function WatchersPanel() {
       <div>
         <h2>Watched by</h2>
         <p className="muted small">
-          Sessions holding a cursor on this one (state version {view.stateVersion}).
+          Sessions holding a cursor on this one. Its newest event is{' '}
+          <span title={EXPLAIN.position} data-testid="watchers-head">
+            #{view.stateVersion}
+          </span>{' '}
+          in the signal log; L, N, M and head are positions (#) in that log.
         </p>
         {view.watchedBy.length === 0 && (
           <p className="muted" data-testid="no-watchers">

@@ -119,36 +119,48 @@ function afterTools(messages: ModelMessage[]): Step | undefined {
   for (let i = messages.length - 1; i >= 0 && messages[i]!.role === 'tool'; i--)
     results.unshift(messages[i]!);
   if (results.length === 0) return undefined;
+  // The calls these results answer: a spawned child is named by the label it was given.
+  const calls = new Map(messages.flatMap((m) => m.toolCalls ?? []).map((c) => [c.id, c]));
   const lines: string[] = [];
   for (const r of results) {
     if (r.toolName === 'session_status') lines.push(describeStatus(r.content));
     else if (r.toolName === 'sessions_spawn') {
       const key = /"childSessionKey":"([^"]+)"/.exec(r.content)?.[1];
-      lines.push(key ? `Spawned ${key}.` : `Spawn failed: ${oneLine(r.content, 120)}`);
+      const label = (calls.get(r.toolCallId ?? '')?.arguments as { label?: unknown } | undefined)?.label;
+      const name = typeof label === 'string' && label ? `“${label}”` : key;
+      lines.push(key ? `Spawned ${name}.` : `Spawn failed: ${oneLine(r.content, 120)}`);
     } else lines.push(`${r.toolName ?? 'tool'}: ${oneLine(r.content, 160)}`);
   }
   return say(lines.join(' '));
 }
 
+/**
+ * The reconcile in a person's words: the session by its label (its key when it has none), what
+ * changed and who did it; no sequence numbers, which are the log's, not the session's.
+ */
 function describeStatus(content: string): string {
   try {
     const d = JSON.parse(content) as {
       sessionKey: string;
-      stateVersion: number;
+      label?: string;
       stateChanges?: {
-        events: { sequence: number; kind: string; actorType: string; summary: string }[];
+        events: { kind: string; actorType: string; summary: string }[];
         historyGap: boolean;
       };
     };
+    const name = d.label ? `“${d.label}”` : d.sessionKey;
     const events = d.stateChanges?.events ?? [];
     if (d.stateChanges?.historyGap)
-      return `Reconciled ${d.sessionKey}: history was pruned, so I re-read the whole session (state version ${d.stateVersion}).`;
-    if (!events.length) return `Reconciled ${d.sessionKey}: no changes (state version ${d.stateVersion}).`;
-    const what = events.map((e) => `${e.summary} (#${e.sequence}, ${e.actorType})`).join('; ');
+      return `Reconciled ${name}: its older history was pruned, so I re-read the whole session.`;
+    if (!events.length) return `Reconciled ${name}: nothing changed since my last look.`;
+    const what = events.map(
+      (e) => `${e.summary} (by ${e.actorType === 'human' ? 'a human' : `the ${e.actorType}`})`,
+    );
     const human = events.some((e) => e.actorType === 'human')
       ? ' A human intervened directly in that session, so I will take their instruction into account before acting.'
       : '';
-    return `Reconciled ${d.sessionKey} to state version ${d.stateVersion}: ${what}.${human}`;
+    const count = `${events.length} change${events.length === 1 ? '' : 's'}`;
+    return `Reconciled ${name}: ${count} — ${what.join('; ')}.${human}`;
   } catch {
     return `session_status: ${oneLine(content, 160)}`;
   }

@@ -151,9 +151,13 @@ export interface Gateway {
    * Issue 26: sessions' own git worktrees (contract: get/diff/merge/discard/overlaps). Additions:
    * `probe` (what a start in a folder will do), `impact` (what discarding loses), `rebase`,
    * `review` (comments sent as one human message), `stats` (a fleet row's counts), `forget`
-   * (keep the folder and branch, stop tracking), `recovered` (start-up clean-up done).
+   * (keep the folder and branch, stop tracking), `recovered` (start-up clean-up done), `changes`
+   * (the diff without its patch) and `filePatch` (one file's patch, when a person opens it).
    */
-  worktrees: Pick<Worktrees, 'get' | 'diff' | 'merge' | 'discard' | 'overlaps' | 'rebase' | 'forget'> & {
+  worktrees: Pick<
+    Worktrees,
+    'get' | 'diff' | 'changes' | 'filePatch' | 'merge' | 'discard' | 'overlaps' | 'rebase' | 'forget'
+  > & {
     probe(cwd: string): Promise<WorktreeProbe>;
     impact(sessionKey: string): Promise<WorktreeImpact>;
     stats(sessionKey: string): WorktreeStats | undefined;
@@ -555,6 +559,8 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     worktrees: {
       get: worktrees.get,
       diff: worktrees.diff,
+      changes: worktrees.changes,
+      filePatch: worktrees.filePatch,
       merge: worktrees.merge,
       discard: worktrees.discard,
       overlaps: worktrees.overlaps,

@@ -21,6 +21,8 @@ export const WORKTREE_SCHEMAS = {
     }),
   }),
   'worktrees:diff': sessionOnly,
+  'worktrees:changes': sessionOnly,
+  'worktrees:file': z.strictObject({ sessionKey, path: text('path', LIMITS.cwd) }),
   'worktrees:impact': sessionOnly,
   'worktrees:merge': z.strictObject({
     sessionKey,

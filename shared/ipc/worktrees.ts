@@ -15,15 +15,25 @@ export interface WorktreeFile {
   binary?: boolean;
 }
 
-/** `worktrees.diff`: files changed against the base (committed and uncommitted), and the patch. */
-export interface WorktreeDiff {
+/** Addition (`worktrees:changes`): what the Changes tab lists — `worktrees.diff` without the patch. */
+export interface WorktreeChanges {
   files: WorktreeFile[];
-  patch: string;
   /** Addition: files whose changes are not committed in the worktree yet. */
   uncommitted: string[];
   /** Addition: commits on the worktree's branch since the base commit. */
   commits: number;
   baseCommit: string;
+}
+
+/** `worktrees.diff`: files changed against the base (committed and uncommitted), and the patch. */
+export interface WorktreeDiff extends WorktreeChanges {
+  patch: string;
+}
+
+/** Addition (`worktrees:file`): one changed file's unified diff, made when a person opens it. */
+export interface WorktreeFilePatch {
+  path: string;
+  patch: string;
 }
 
 /** What a fleet row shows: the branch and the counts of the last diff. */
@@ -87,6 +97,8 @@ export type MergeStrategy = 'squash' | 'merge';
 export const WORKTREE_CHANNELS = {
   worktreesProbe: 'worktrees:probe',
   worktreesDiff: 'worktrees:diff',
+  worktreesChanges: 'worktrees:changes',
+  worktreesFile: 'worktrees:file',
   worktreesImpact: 'worktrees:impact',
   worktreesMerge: 'worktrees:merge',
   worktreesRebase: 'worktrees:rebase',
@@ -99,6 +111,8 @@ export const WORKTREE_CHANNELS = {
 export interface WorktreeResults {
   'worktrees:probe': WorktreeProbe;
   'worktrees:diff': WorktreeDiff;
+  'worktrees:changes': WorktreeChanges;
+  'worktrees:file': WorktreeFilePatch;
   'worktrees:impact': WorktreeImpact;
   'worktrees:merge': { commit: string };
   'worktrees:rebase': { baseCommit: string };

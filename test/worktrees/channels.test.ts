@@ -1,11 +1,11 @@
 // The worktrees channels through the API's dispatch (what the renderer calls), against a real
-// gateway and a real repository: probe, start isolated, the fleet row's counts, review, keep,
-// and arguments refused before the gateway sees them.
+// gateway and a real repository: probe, start isolated, the fleet row's counts, the Changes tab's
+// list and one file's patch, review, keep, and arguments refused before the gateway sees them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiHandlers } from '../../electron/gateway/api/handlers';
-import type { Envelope, SessionView, WorktreeDiff } from '../../shared/ipc';
+import type { Envelope, SessionView, WorktreeChanges, WorktreeDiff } from '../../shared/ipc';
 import { openTestGateway, tempDir, waitFor, type TestGateway } from '../helpers/gateway';
 import { FIXTURE_AGENT, git, makeRepo } from './repo';
 
@@ -69,6 +69,30 @@ describe('worktrees channels', () => {
       deletions: 0,
       uncommitted: 1,
     });
+
+    // The Changes tab: the list without a patch, then one file's patch when it is opened.
+    expect(await call<WorktreeChanges>('worktrees:changes', { sessionKey: view.key })).toEqual({
+      files: [{ path: 'docs.md', status: 'added', additions: 2, deletions: 0 }],
+      uncommitted: ['docs.md'],
+      commits: 0,
+      baseCommit: view.worktree!.baseCommit,
+    });
+    const opened = await call<{ path: string; patch: string }>('worktrees:file', {
+      sessionKey: view.key,
+      path: 'docs.md',
+    });
+    expect([opened.path, opened.patch.split('\n').slice(-4)]).toEqual([
+      'docs.md',
+      ['+one', '+two', '\\ No newline at end of file', ''],
+    ]);
+    expect(opened.patch).toBe(diff.patch);
+    // Only a file the worktree changed: a name outside it (or a pattern) is refused, not run.
+    for (const p of ['../etc/passwd', '*', 'README.md'])
+      expect(await raw('worktrees:file', { sessionKey: view.key, path: p })).toEqual({
+        ok: false,
+        error: { code: 'invalid_argument', message: `${p} is not among the files this worktree changed` },
+      });
+    expect((await raw('worktrees:file', { sessionKey: view.key, path: '' })).ok).toBe(false);
 
     expect(
       await call('worktrees:review', {

@@ -88,18 +88,17 @@ describe("worktrees along a person's path", () => {
         .page({ limit: 50 })
         .delivered.filter((d) => d.watcher === PARENT)
         .map((d) => d.text);
+    // The agents' own turns reach the parent as notices too, before or after it: wait for this one.
+    const overlapText = `Worktrees overlap: sessions "${keys[0]}" and "${keys[1]}" both change shared.txt in ${repo}.`;
     await waitFor(
       () => (
         told.push(...gw.notices.drain(PARENT).map((e) => e.text), ...history()),
-        // Other notices (the children's starts) may come first: wait for the overlap's own.
-        told.some((t) => t.startsWith('Worktrees overlap:'))
+        told.includes(overlapText)
       ),
       10_000,
       'overlap notice',
     );
-    expect(told).toContain(
-      `Worktrees overlap: sessions "${keys[0]}" and "${keys[1]}" both change shared.txt in ${repo}.`,
-    );
+    expect(told).toContain(overlapText);
 
     // Review: one human message to the agent, one notice for its parent.
     const before = gw.transcripts.all(a.key).length;

@@ -52,7 +52,18 @@ export type Actor = { type: 'human' | 'agent'; id?: string };
 /** Issue 26: the sessions' worktrees (absent in test doubles that have none). */
 export type WorktreesApi = Pick<
   Gateway['worktrees'],
-  'diff' | 'merge' | 'discard' | 'overlaps' | 'rebase' | 'forget' | 'probe' | 'impact' | 'stats' | 'review'
+  | 'diff'
+  | 'changes'
+  | 'filePatch'
+  | 'merge'
+  | 'discard'
+  | 'overlaps'
+  | 'rebase'
+  | 'forget'
+  | 'probe'
+  | 'impact'
+  | 'stats'
+  | 'review'
 >;
 
 export interface GatewayApi {

@@ -15,6 +15,8 @@ export function worktreeHandlers(
   return {
     'worktrees:probe': async ({ path }) => worktrees().probe(path),
     'worktrees:diff': async ({ sessionKey }) => worktrees().diff(key(sessionKey)),
+    'worktrees:changes': async ({ sessionKey }) => worktrees().changes(key(sessionKey)),
+    'worktrees:file': async ({ sessionKey, path }) => worktrees().filePatch(key(sessionKey), path),
     'worktrees:impact': async ({ sessionKey }) => worktrees().impact(key(sessionKey)),
     'worktrees:merge': async ({ sessionKey, strategy, message }) =>
       worktrees().merge(key(sessionKey), {

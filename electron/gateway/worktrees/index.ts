@@ -1,14 +1,17 @@
 // `gateway.worktrees` (issue 26): each session may work in its own git worktree on its own
 // branch. This service owns the worktrees table (repository.ts), makes and removes worktrees
 // (git through git.ts: argument arrays, names checked in names.ts), keeps each worktree's last
-// diff (computed in child processes, reused while nothing changed) for the fleet rows and the
-// overlap check, and tells the parent of a session whose worktree overlaps another's.
+// counts (changed files with +/−, uncommitted files; computed in child processes) for the fleet
+// rows and the overlap check, makes patches only when asked (one file's for the Changes tab), and
+// tells the parent of a session whose worktree overlaps another's.
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionInfo, WorktreeInfo } from '../../../shared/domain';
 import type {
   MergeStrategy,
+  WorktreeChanges,
   WorktreeDiff,
+  WorktreeFilePatch,
   WorktreeImpact,
   WorktreeOverlap,
   WorktreeStats,
@@ -17,7 +20,7 @@ import type { Db } from '../db/open';
 import { GatewayError, invalidArgument, notFound } from '../errors';
 import type { Scheduler } from '../scheduler';
 import type { Logger } from '../types';
-import { diffAgainstBase, headOf, workingTree } from './diff';
+import { commitsOf, countChanges, patchOf, workingTree, type Counted } from './diff';
 import { removeWorktree } from './discard';
 import { git } from './git';
 import { merge, rebase } from './merge';
@@ -51,7 +54,8 @@ export interface WorktreesDeps {
 
 interface Known {
   row: WorktreeRow;
-  last?: { at: string; diff: WorktreeDiff; tree: string };
+  /** The last counts (what the fleet row and the overlap check read). */
+  last?: Counted;
   missing?: boolean;
 }
 
@@ -104,32 +108,38 @@ class WorktreesService {
     rmSync(this.indexFile(key), { force: true });
   };
 
-  /** The diff now: reused when the base, HEAD and working tree are what they were. */
-  private compute = async (key: string): Promise<WorktreeDiff> => {
+  /** The counts now (run inside `serial`: they stage the worktree's private index). */
+  private count = async (key: string): Promise<Counted> => {
     const k = this.ready(key);
-    const w = info(k.row);
     try {
-      const [tree, head] = [await workingTree(w, this.indexFile(key)), await headOf(w)];
-      const at = `${w.baseCommit} ${head} ${tree}`;
-      if (k.last?.at !== at) k.last = { at, tree, diff: await diffAgainstBase(w, head, tree) };
+      k.last = await countChanges(info(k.row), this.indexFile(key));
       if (k.missing) k.missing = false;
-      return k.last.diff;
+      return k.last;
     } catch (err) {
       if (err instanceof GatewayError && err.message.includes('no longer exists')) k.missing = true;
       throw err;
     }
   };
 
+  /** The counts, and the commits on the branch (one more git call, beside them). */
+  private changesNow = async (key: string): Promise<WorktreeChanges> => {
+    const w = info(this.ready(key).row);
+    const commits = commitsOf(w);
+    commits.catch(() => undefined); // awaited below; when it fails, the count fails the same way
+    const counted = await this.count(key);
+    return { ...counted, commits: await commits, baseCommit: w.baseCommit };
+  };
+
   stats = (key: string): WorktreeStats | undefined => {
     const k = this.known.get(key);
     if (!k || k.row.state !== 'ready') return undefined;
-    const files = k.last?.diff.files ?? [];
+    const files = k.last?.files ?? [];
     return {
       branch: k.row.branch,
       files: files.length,
       additions: files.reduce((n, f) => n + f.additions, 0),
       deletions: files.reduce((n, f) => n + f.deletions, 0),
-      uncommitted: k.last?.diff.uncommitted.length ?? 0,
+      uncommitted: k.last?.uncommitted.length ?? 0,
       ...(k.missing ? { missing: true } : {}),
     };
   };
@@ -146,7 +156,7 @@ class WorktreesService {
         .map((k) => ({
           sessionKey: k.row.sessionKey,
           repository: k.row.repository,
-          paths: k.last!.diff.files.flatMap((f) => (f.oldPath ? [f.path, f.oldPath] : [f.path])),
+          paths: k.last!.files.flatMap((f) => (f.oldPath ? [f.path, f.oldPath] : [f.path])),
         })),
     );
 
@@ -182,7 +192,7 @@ class WorktreesService {
     this.serial(key, async () => {
       if (this.closed || this.known.get(key)?.row.state !== 'ready') return;
       const before = JSON.stringify(this.stats(key));
-      await this.compute(key).catch((err) =>
+      await this.count(key).catch((err) =>
         this.deps.logger.warn('worktrees: diff failed', { sessionKey: key, error: String(err) }),
       );
       if (JSON.stringify(this.stats(key)) !== before) this.deps.changed(key);
@@ -254,12 +264,30 @@ class WorktreesService {
   /** A start that failed: the fresh worktree and branch go, with the row. */
   abandon = (key: string) => this.abandonFresh(key);
 
-  diff = (key: string) => this.serial(key, () => this.compute(key)).finally(() => this.announceOverlaps());
+  /** The Changes tab's list: files, uncommitted ones and commits, without a patch. */
+  changes = (key: string): Promise<WorktreeChanges> =>
+    this.serial(key, () => this.changesNow(key)).finally(() => this.announceOverlaps());
+  /** Contract `worktrees.diff`: the same with the whole patch (made on demand, never for a row). */
+  diff = (key: string): Promise<WorktreeDiff> =>
+    this.serial(key, async () => {
+      const changes = await this.changesNow(key);
+      const patch = await patchOf(info(this.ready(key).row), this.indexFile(key));
+      return { ...changes, patch };
+    }).finally(() => this.announceOverlaps());
+  /** One changed file's patch, when a person opens it in the Changes tab. */
+  filePatch = (key: string, filePath: string): Promise<WorktreeFilePatch> =>
+    this.serial(key, async () => {
+      const k = this.ready(key);
+      const files = k.last?.files ?? (await this.count(key)).files;
+      const file = files.find((f) => f.path === filePath);
+      if (!file) throw invalidArgument(`${filePath} is not among the files this worktree changed`);
+      return { path: file.path, patch: await patchOf(info(k.row), this.indexFile(key), file) };
+    });
   /** What discarding loses, for the confirmation. */
   impact = async (key: string): Promise<WorktreeImpact> => {
     const w = info(this.ready(key).row);
     try {
-      const d = await this.serial(key, () => this.compute(key));
+      const d = await this.serial(key, () => this.changesNow(key));
       return {
         path: w.path,
         branch: w.branch,

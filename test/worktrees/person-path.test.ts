@@ -12,12 +12,14 @@ import { FIXTURE_AGENT, git, makeRepo } from './repo';
 const PARENT = 'agent:main:main';
 let t: TestGateway;
 let repo: string;
+let read: string[] = [];
 afterEach(() => {
   t?.cleanup();
   if (repo) fs.rmSync(repo, { recursive: true, force: true });
 });
 
 function setup() {
+  read = [];
   t = openTestGateway();
   repo = makeRepo();
   t.gw.acp.profiles.save({
@@ -28,6 +30,11 @@ function setup() {
     env: {},
   });
   t.gw.sessions.create({ key: PARENT });
+  // What the parent's turns read: an overlap notice is not a session-state notice, so the notice
+  // history does not keep it once a turn has read it.
+  t.gw.events.on((e) => {
+    if (e.type === 'notice:drained' && e.sessionKey === PARENT) read.push(...e.entries.map((n) => n.text));
+  });
   return t.gw;
 }
 
@@ -81,24 +88,11 @@ describe("worktrees along a person's path", () => {
     ]);
     const keys = [a.key, b.key].sort();
     // The notice follows the refresh that found the overlap (git runs asynchronously).
-    const told: string[] = [];
-    // A turn of the parent may read it first: then the notice history holds it.
-    const history = () =>
-      gw.noticeHistory
-        .page({ limit: 50 })
-        .delivered.filter((d) => d.watcher === PARENT)
-        .map((d) => d.text);
-    // The agents' own turns reach the parent as notices too, before or after it: wait for this one.
+    // A turn of the parent may read it first (`read`); the agents' own turns reach the parent as
+    // notices too, before or after it: wait for this one.
     const overlapText = `Worktrees overlap: sessions "${keys[0]}" and "${keys[1]}" both change shared.txt in ${repo}.`;
-    await waitFor(
-      () => (
-        told.push(...gw.notices.drain(PARENT).map((e) => e.text), ...history()),
-        told.includes(overlapText)
-      ),
-      10_000,
-      'overlap notice',
-    );
-    expect(told).toContain(overlapText);
+    await waitFor(() => (gw.notices.drain(PARENT), read.includes(overlapText)), 10_000, 'overlap notice');
+    expect(read.filter((text) => text.startsWith('Worktrees overlap:'))).toEqual([overlapText]);
 
     // Review: one human message to the agent, one notice for its parent.
     const before = gw.transcripts.all(a.key).length;

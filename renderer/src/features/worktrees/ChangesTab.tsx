@@ -1,13 +1,14 @@
 // The session view's Changes tab (issue 26): what the agent changed in its worktree against the
 // base — the files (added/modified/deleted/renamed, +/− lines, uncommitted ones marked), one
-// file's side-by-side diff, the review being written, and the ways to finish.
+// file's side-by-side diff (its patch asked for when it is opened), the review being written, and
+// the ways to finish.
 import { useMemo, useState } from 'react';
-import type { ReviewComment, SessionView, WorktreeDiff, WorktreeFile } from '../../../../shared/ipc';
-import { parsePatch } from '../../../../shared/patch';
+import type { ReviewComment, SessionView, WorktreeChanges, WorktreeFile } from '../../../../shared/ipc';
 import { useFleet } from '../../stores/fleet';
 import { FinishBar } from './FinishBar';
 import { ReviewBar } from './ReviewBar';
 import { SideBySide } from './SideBySide';
+import { useFilePatch } from './useFilePatch';
 import { useWorktreeDiff } from './useWorktreeDiff';
 
 const LETTER = { added: 'A', modified: 'M', deleted: 'D', renamed: 'R' } as const;
@@ -17,7 +18,7 @@ function FileList({
   selected,
   onSelect,
 }: {
-  diff: WorktreeDiff;
+  diff: WorktreeChanges;
   selected: string | undefined;
   onSelect(path: string): void;
 }) {
@@ -63,7 +64,7 @@ function Summary({
   onRefresh,
 }: {
   s: SessionView;
-  diff?: WorktreeDiff;
+  diff?: WorktreeChanges;
   loading: boolean;
   onRefresh(): void;
 }) {
@@ -98,7 +99,8 @@ export function ChangesTab({ sessionKey }: { sessionKey: string }) {
   const { diff, error, loading, refresh } = useWorktreeDiff(sessionKey, !!s?.worktree);
   const [picked, setPicked] = useState<string>();
   const [comments, setComments] = useState<ReviewComment[]>([]);
-  const files = useMemo(() => (diff ? parsePatch(diff.patch) : []), [diff]);
+  const selected = diff?.files.find((f) => f.path === picked) ?? diff?.files[0];
+  const { file, error: fileError } = useFilePatch(sessionKey, selected, diff);
   if (!s?.worktree)
     return (
       <p className="pad muted" data-testid="changes-none">
@@ -106,8 +108,6 @@ export function ChangesTab({ sessionKey }: { sessionKey: string }) {
         there is nothing to compare against.
       </p>
     );
-  const selected = diff?.files.some((f) => f.path === picked) ? picked : diff?.files[0]?.path;
-  const file = files.find((f) => f.path === selected);
   const changed = () => {
     refresh();
     void useFleet.getState().refreshSession(sessionKey);
@@ -122,8 +122,13 @@ export function ChangesTab({ sessionKey }: { sessionKey: string }) {
         </p>
       )}
       <div className="changes-body">
-        {diff && <FileList diff={diff} selected={selected} onSelect={setPicked} />}
+        {diff && <FileList diff={diff} selected={selected?.path} onSelect={setPicked} />}
         <div className="changes-diff">
+          {fileError && (
+            <p className="form-error" role="alert" data-testid="changes-file-error">
+              {fileError}
+            </p>
+          )}
           {file && (
             <SideBySide
               key={file.path}

@@ -1,9 +1,10 @@
-// The session's worktree diff for the Changes tab: read again when the gateway says the counts
-// changed (the fleet view's worktreeStats), when a run ends, every few seconds while the tab is
-// open (an edit that keeps the counts), and on Refresh. The last answer stays on screen while the
-// next is computed: git runs in the gateway's child processes, nothing here waits on it.
+// The session's worktree changes for the Changes tab (the files and counts, no patch: one file's
+// patch is asked for when it is opened, useFilePatch): read again when the gateway says the
+// counts changed (the fleet view's worktreeStats), when a run ends, every few seconds while the
+// tab is open (an edit that keeps the counts), and on Refresh. The last answer stays on screen
+// while the next is computed: git runs in the gateway's child processes, nothing here waits on it.
 import { useCallback, useEffect, useState } from 'react';
-import type { WorktreeDiff } from '../../../../shared/ipc';
+import type { WorktreeChanges } from '../../../../shared/ipc';
 import { call, errorMessage } from '../../lib/api';
 import { useFleet } from '../../stores/fleet';
 
@@ -11,7 +12,7 @@ import { useFleet } from '../../stores/fleet';
 export const POLL_MS = 5000;
 
 export interface DiffState {
-  diff?: WorktreeDiff;
+  diff?: WorktreeChanges;
   error?: string;
   /** A newer answer is being computed (the one shown may be older). */
   loading: boolean;
@@ -21,7 +22,7 @@ export interface DiffState {
 interface Answer {
   key: string;
   request: string;
-  diff?: WorktreeDiff;
+  diff?: WorktreeChanges;
   error?: string;
 }
 
@@ -36,7 +37,7 @@ export function useWorktreeDiff(sessionKey: string, enabled: boolean): DiffState
   useEffect(() => {
     if (!enabled) return;
     let live = true;
-    call('worktrees:diff', { sessionKey }).then(
+    call('worktrees:changes', { sessionKey }).then(
       (diff) => live && setAnswer({ key: sessionKey, request, diff }),
       (err: unknown) =>
         live &&

@@ -16,7 +16,7 @@ import { createCredentialStore } from './mcp/credentials';
 import { resolveShim } from './mcp/shim';
 import { consoleLogger, EventHub } from './events';
 import { createNodes } from './nodes/service';
-import { AgentLinks, DEFAULT_AGENT_GRACE_MS } from './nodes/agents';
+import { AgentLinks } from './nodes/agents';
 import { createOwnership, type Ownership } from './ownership';
 import { createOwnershipRepository } from './ownership/repository';
 import { createAcpProfileStore } from './runtime/acp/profile-store';
@@ -121,6 +121,8 @@ export interface Gateway {
   /** The session's runs, oldest first. */
   runs: { list(sessionKey: string): RunInfo[] };
   catalog: CatalogService;
+  /** Agents on paired nodes (issue 30.1): a folder on a node, checked there (its real path). */
+  nodeAgents: { checkFolder(nodeId: string, folder: string): Promise<string> };
   /** Where the catalog looks (after options and environment). */
   catalogRoots: Required<CatalogRoots>;
   /** Addition (issue 17): one derived status per session; `seen` when the person opens one. */
@@ -402,8 +404,10 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     connection: (id) => nodes.connection(id),
     name: (id) => nodes.get(id)?.name,
     closing: () => closing,
-    graceMs: () => options.nodes?.agentGraceMs ?? DEFAULT_AGENT_GRACE_MS,
+    // The person's setting (Settings → Nodes), read when a link drops; nodes hear a change at once.
+    graceMs: () => person.preferences.get().nodes.agentGraceSeconds * 1000,
   });
+  person.preferences.onChange((_, patch) => patch.nodes && agentLinks.graceChanged());
   nodes.onConnection((id, conn) => agentLinks.connected(id, conn));
   const catalog = createCatalog({
     db,
@@ -502,6 +506,7 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
     messages,
     spawner,
     worktrees,
+    nodes,
   }))
     registry.register(tool);
   registry.register(sessionNoticesTool({ notices }));
@@ -605,6 +610,7 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
       status: mcp.status,
     },
     catalog,
+    nodeAgents: { checkFolder: (nodeId, folder) => agentLinks.checkFolder(nodeId, folder) },
     catalogRoots,
     status,
     live: supervision.live,

@@ -86,8 +86,6 @@ export interface GatewayOptions {
     bundle?: string;
     helloTimeoutMs?: number;
     requestTimeoutMs?: number;
-    /** Issue 30.1: how long an agent on a node outlives a dropped link (default 2 minutes). */
-    agentGraceMs?: number;
   };
   /**
    * Addition: where the stdio MCP shim is, for hosts that bundle the gateway (the Electron app

@@ -58,6 +58,11 @@ function vars(v: unknown): Record<string, string> {
   return v as Record<string, string>;
 }
 
+const graceOf = (v: unknown): number =>
+  typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && v <= MAX_GRACE_MS
+    ? v
+    : bad(`graceMs must be a whole number of milliseconds from 0 to ${MAX_GRACE_MS}`);
+
 /** The folder on this machine: absolute, existing, a directory; its real path. */
 export function checkRoot(cwd: unknown): string {
   const dir = text(cwd, 'cwd');
@@ -116,6 +121,18 @@ export class NodeAgents {
     setTimeout(() => signalTree(pid, 'SIGKILL', a.tree), 1500).unref();
   }
 
+  /** The New session dialog's folder check, on this machine: its real path, or why not. */
+  folder(args: Args) {
+    return { path: checkRoot(args.cwd) };
+  }
+
+  /** The person changed the grace: every agent of this node outlives a dropped link that long. */
+  grace(args: Args) {
+    const ms = graceOf(args.graceMs);
+    for (const a of this.agents.values()) a.graceMs = ms;
+    return { agents: this.agents.size };
+  }
+
   /** Checks the folder and finds the program here: what the person is asked to allow. */
   prepare(args: Args) {
     const root = checkRoot(args.cwd);
@@ -156,7 +173,7 @@ export class NodeAgents {
       inbox: new Inbox(),
       tree: new Set(),
       exited: false,
-      graceMs: Math.min(MAX_GRACE_MS, Math.max(0, Number(args.graceMs) || 0)),
+      graceMs: graceOf(args.graceMs),
     };
     this.agents.set(ch, a);
     this.relay(a);

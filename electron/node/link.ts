@@ -280,6 +280,10 @@ export class NodeLink {
     const a = isObject(args) ? args : {};
     const agents = this.agents;
     switch (op) {
+      case 'agent.folder':
+        return agents.folder(a);
+      case 'agent.grace':
+        return agents.grace(a);
       case 'agent.prepare':
         return agents.prepare(a);
       case 'agent.start':

@@ -33,6 +33,8 @@ export const LIMITS = {
   backupName: 64,
   searchQuery: 200,
   longRunSeconds: { min: 10, max: 86_400 },
+  /** How long an agent on a node outlives a dropped link (0: stopped at once; at most a day). */
+  agentGraceSeconds: { min: 0, max: 86_400 },
   searchMessages: { default: 200, max: 500 },
   transcriptPage: { default: 100, max: 500 },
   timelinePage: { default: 200, max: 1_000 },

@@ -23,15 +23,23 @@ export interface InboxPreferences {
   doneUnseen: boolean;
 }
 
+/** Agents on paired nodes (issue 30.1). */
+export interface NodePreferences {
+  /** How long an agent on a node keeps running after its link drops, waiting to be re-attached. */
+  agentGraceSeconds: number;
+}
+
 /** The person's UI preferences, kept by the gateway (browser mode changes port, hence origin). */
 export interface Preferences {
   theme: Theme;
   notifications: NotificationPreferences;
   inbox: InboxPreferences;
+  nodes: NodePreferences;
 }
 
 export const DEFAULT_PREFERENCES: Preferences = {
   theme: 'system',
   notifications: { waiting: true, failed: true, finished: false, longRunSeconds: 120, upstreamMissing: true },
   inbox: { doneUnseen: true },
+  nodes: { agentGraceSeconds: 120 },
 };

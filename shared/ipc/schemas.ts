@@ -50,6 +50,7 @@ const ABSOLUTE_PATH = /^(\/|[A-Za-z]:[\\/]|\\\\)/;
 const flag = (name: string) => z.boolean({ error: `${name} must be a boolean` }).optional();
 
 /** Preferences as stored and as set: every field optional (absent: unchanged / the default). */
+const GRACE_RANGE = `agentGraceSeconds must be between ${LIMITS.agentGraceSeconds.min} and ${LIMITS.agentGraceSeconds.max} seconds`;
 export const PREFERENCES_PATCH = z.strictObject({
   theme: z.enum(THEMES, { error: `theme must be one of ${THEMES.join(', ')}` }).optional(),
   notifications: z
@@ -71,6 +72,15 @@ export const PREFERENCES_PATCH = z.strictObject({
     })
     .optional(),
   inbox: z.strictObject({ doneUnseen: flag('doneUnseen') }).optional(),
+  nodes: z
+    .strictObject({
+      agentGraceSeconds: z
+        .number({ error: 'agentGraceSeconds must be a number' })
+        .int({ error: 'agentGraceSeconds must be an integer' })
+        .min(LIMITS.agentGraceSeconds.min, { error: GRACE_RANGE })
+        .max(LIMITS.agentGraceSeconds.max, { error: GRACE_RANGE }),
+    })
+    .optional(),
 });
 
 const empty = z.strictObject({});
@@ -277,6 +287,8 @@ export const SCHEMAS = {
       worktreesFolder: boundedString('worktreesFolder', LIMITS.cwd)
         .refine((c) => ABSOLUTE_PATH.test(c), { error: 'worktreesFolder must be an absolute path' })
         .optional(),
+      /** A paired node's id: the ACP agent runs there, in cwd on that machine (issue 30.1). */
+      node: nonEmpty('node', LIMITS.nodeId).optional(),
     })
     .refine((s) => (s.agentId === undefined) !== (s.acpProfileId === undefined), {
       error: 'choose exactly one of agentId and acpProfileId',
@@ -290,7 +302,10 @@ export const SCHEMAS = {
     archived: z.boolean({ error: 'archived must be a boolean' }),
   }),
   'runs:list': sessionOnly,
-  'folders:check': z.strictObject({ path: nonEmpty('path', LIMITS.cwd) }),
+  'folders:check': z.strictObject({
+    path: nonEmpty('path', LIMITS.cwd),
+    node: nonEmpty('node', LIMITS.nodeId).optional(),
+  }),
   'folders:pick': empty,
   'acp:registry:list': z.strictObject({
     refresh: z.boolean({ error: 'refresh must be a boolean' }).optional(),

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiHandlers } from '../../electron/gateway/api/handlers';
 import { waitFor } from '../helpers/gateway';
 import { gate, startResponsesStandIn } from '../helpers/standin';
 import { ACP_AGENTS, ensureTool } from '../tools/install';
@@ -24,7 +25,6 @@ import { startSshd, type Sshd } from './sshd';
 import { tempDir } from '../helpers/temp';
 
 const spec = ACP_AGENTS.find((a) => a.id === 'codex-acp')!;
-const GRACE_MS = 8_000;
 let bin = '';
 
 const agent: AgentUnderTest = {
@@ -98,7 +98,6 @@ beforeAll(async () => {
       sshCommand: ['ssh', '-F', sshd.config()],
       bundle,
       helloTimeoutMs: 15_000,
-      agentGraceMs: GRACE_MS,
     },
   });
   nodeId = (await h.t.gw.catalog.nodes.add({ ssh: 'sightline-test', name: 'build-box' })).id;
@@ -207,8 +206,9 @@ describe('an ACP agent on a paired node, over real sshd', { timeout: 180_000 }, 
     );
   });
 
-  it('a link down past the grace: the run ends failed: link lost, and the node stops the agent', async () => {
+  it('a link down past the grace the person set: the run ends failed: link lost, and the node stops the agent', async () => {
     const { gw } = h.t;
+    expect(gw.person.preferences.get().nodes).toEqual({ agentGraceSeconds: 120 });
     const held = gate();
     h.model.script([{ text: 'Never heard.', gate: held }]);
     const info = await gw.sessions.start({
@@ -219,12 +219,31 @@ describe('an ACP agent on a paired node, over real sshd', { timeout: 180_000 }, 
     });
     await held.reached;
     expect(treeOf(`${agent.id}-lost`).length).toBeGreaterThan(0);
+    // The agent started under the default 2 minutes; the person sets 2 seconds in Settings → Nodes
+    // (the same call the page makes), and both ends go by it: the gateway and the node.
+    const api = createApiHandlers(gw, {
+      app: { name: 'Sightline', version: 't', mode: 'web', dataDir: '/tmp' },
+    });
+    const set = await api.dispatch('prefs:set', { nodes: { agentGraceSeconds: 2 } });
+    expect(set).toMatchObject({ ok: true, value: { nodes: { agentGraceSeconds: 2 } } });
+    await waitFor(
+      () =>
+        h.t.logger.lines.some(
+          (l) => l.msg === 'nodes: the node took the new grace' && l.fields?.graceMs === 2000,
+        ),
+      10_000,
+      'the node to take the new grace',
+    );
     // No new SSH login can come in: the link cannot come back.
     sshd.stop();
     process.kill(sshClients()[0]!, 'SIGKILL');
+    const dropped = Date.now();
     await h.settle(info.key, 1, 'the run to end without its link');
     expect(gw.runs.list(info.key).at(-1)).toMatchObject({ status: 'failed', error: 'link lost' });
+    // Far below the 2 minutes the agent started with: the new setting was read when the link dropped.
     await waitFor(() => treeOf(`${agent.id}-lost`).length === 0, 15_000, 'the node to stop the agent');
+    expect(Date.now() - dropped).toBeLessThan(30_000);
+    expect(Date.now() - dropped).toBeGreaterThanOrEqual(2_000);
     held.release();
   });
 });

@@ -518,6 +518,7 @@ describe('IPC contract: starting sessions and their lifecycle', () => {
       isolation?: 'worktree' | 'none' | undefined;
       base?: string | undefined;
       worktreesFolder?: string | undefined;
+      node?: string | undefined;
     }>();
     expectTypeOf<ArgsOf<'sessions:impact'>>().toEqualTypeOf<{ sessionKey: string }>();
     expectTypeOf<ArgsOf<'sessions:changes'>>().toEqualTypeOf<{ sessionKey: string }>();
@@ -526,7 +527,7 @@ describe('IPC contract: starting sessions and their lifecycle', () => {
     expectTypeOf<ArgsOf<'sessions:delete'>>().toEqualTypeOf<{ sessionKey: string }>();
     expectTypeOf<ArgsOf<'sessions:archive'>>().toEqualTypeOf<{ sessionKey: string; archived: boolean }>();
     expectTypeOf<ArgsOf<'runs:list'>>().toEqualTypeOf<{ sessionKey: string }>();
-    expectTypeOf<ArgsOf<'folders:check'>>().toEqualTypeOf<{ path: string }>();
+    expectTypeOf<ArgsOf<'folders:check'>>().toEqualTypeOf<{ path: string; node?: string | undefined }>();
     expectTypeOf<ArgsOf<'folders:pick'>>().toEqualTypeOf<Empty>();
     expectTypeOf<ResultOf<'sessions:start'>>().toEqualTypeOf<SessionView>();
     expectTypeOf<ResultOf<'sessions:impact'>>().toEqualTypeOf<SessionImpact>();

@@ -143,6 +143,8 @@ export interface GatewayApi {
       remove(nodeId: string): void;
     };
   };
+  /** Agents on paired nodes (issue 30.1); absent in test doubles (no node to check on). */
+  nodeAgents?: { checkFolder(nodeId: string, folder: string): Promise<string> };
   events: { on(listener: (e: GatewayEvent) => void): () => void };
   agents: {
     list(): AgentConfig[];

@@ -115,10 +115,12 @@ function sessionHandlers(c: Ctx) {
       isolation,
       base,
       worktreesFolder,
+      node,
     }) =>
       view(
         await gw.sessions.start({
           message,
+          ...(node !== undefined ? { node } : {}),
           ...(isolation !== undefined ? { isolation } : {}),
           ...(base !== undefined ? { base } : {}),
           ...(worktreesFolder !== undefined ? { worktreesFolder } : {}),
@@ -309,7 +311,15 @@ function appHandlers(c: Ctx) {
       c.setViewing(sessionKey === undefined ? undefined : normalizeSessionKey(sessionKey));
       return { viewing: true };
     },
-    'folders:check': async ({ path }) => {
+    'folders:check': async ({ path, node }) => {
+      // On a node the folder is that machine's: the node checks it (unreachable: the reason why).
+      if (node !== undefined) {
+        if (!gw.nodeAgents) throw new GatewayError('unavailable', 'This gateway starts no agents on nodes');
+        return gw.nodeAgents.checkFolder(node, path).then(
+          (real) => ({ path: real, ok: true }),
+          (err: unknown) => ({ path, ok: false, reason: err instanceof Error ? err.message : String(err) }),
+        );
+      }
       try {
         return { path: checkFolder(path), ok: true };
       } catch (err) {

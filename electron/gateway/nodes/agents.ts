@@ -28,7 +28,6 @@ interface Channel {
   nodeId: string;
   token: string;
   pid: number;
-  graceMs: number;
   handlers: ChannelHandlers;
   out: Outbox;
   inbox: Inbox;
@@ -47,8 +46,6 @@ export interface AgentLinksDeps {
   /** How long an agent outlives a dropped link (the person's setting; default 2 minutes). */
   graceMs(): number;
 }
-
-export const DEFAULT_AGENT_GRACE_MS = 120_000;
 
 /** The node's live connection, when its node file starts agents. */
 async function agentConnection(deps: AgentLinksDeps, nodeId: string): Promise<NodeConnection> {
@@ -114,7 +111,8 @@ export class AgentLinks {
     if (waiting.length === 0) return;
     this.deps.logger.warn('nodes: link lost; agents wait for it', { nodeId, agents: waiting.length });
     for (const c of waiting) {
-      c.lost ??= setTimeout(() => this.end(c, null, null, LINK_LOST), c.graceMs);
+      // The person's grace as it is now (Settings → Nodes), as the node reads it too.
+      c.lost ??= setTimeout(() => this.end(c, null, null, LINK_LOST), this.deps.graceMs());
       if (this.deps.closing()) this.end(c, null, null, LINK_LOST);
     }
     this.retry(nodeId);
@@ -201,7 +199,6 @@ export class AgentLinks {
       nodeId,
       token: '',
       pid: 0,
-      graceMs,
       handlers,
       out: new Outbox(),
       inbox: new Inbox(),
@@ -255,6 +252,30 @@ export class AgentLinks {
 
   graceMs(): number {
     return this.deps.graceMs();
+  }
+
+  /**
+   * The person changed the grace: each connected node that runs agents of this gateway hears it
+   * now, so a link that drops later is waited on that long on both ends.
+   */
+  graceChanged(): void {
+    const graceMs = this.deps.graceMs();
+    for (const nodeId of new Set([...this.channels.values()].map((c) => c.nodeId))) {
+      const conn = this.conns.get(nodeId);
+      conn?.request('agent.grace', { graceMs }, 10_000).then(
+        () => this.deps.logger.info('nodes: the node took the new grace', { nodeId, graceMs }),
+        (err: unknown) =>
+          this.deps.logger.warn('nodes: the node did not take the new grace', { nodeId, error: String(err) }),
+      );
+    }
+  }
+
+  /** A folder on the node, checked there (the New session dialog): its real path. */
+  async checkFolder(nodeId: string, folder: string): Promise<string> {
+    const r = await this.ask(nodeId, 'agent.folder', { cwd: folder });
+    if (!isObject(r) || typeof r.path !== 'string')
+      throw new Error('the node answered the folder check without a path');
+    return r.path;
   }
 
   /** A request about no channel yet: where an agent would run (agent.prepare). */

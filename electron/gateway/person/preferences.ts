@@ -1,5 +1,5 @@
-// The person's UI preferences (theme, notifications, Inbox categories) in table `ui_preferences` (migration 006):
-// one JSON value per name. Values read from disk are parsed like any input: a damaged or unknown
+// The person's preferences (theme, notifications, Inbox categories, the grace of agents on nodes)
+// in table `ui_preferences` (migration 006): one JSON value per name. Values read from disk are parsed like any input: a damaged or unknown
 // value falls back to the default instead of failing the page.
 import { PREFERENCES_PATCH } from '../../../shared/ipc/schemas';
 import { DEFAULT_PREFERENCES, type Preferences } from '../../../shared/ipc/types';
@@ -12,6 +12,19 @@ export type PreferencesPatch = ArgsParsed<'prefs:set'>;
 export interface PreferenceStore {
   get(): Preferences;
   set(patch: PreferencesPatch, at: number): Preferences;
+  /** After each change (the gateway tells paired nodes a new agent grace). */
+  onChange(listener: (prefs: Preferences, patch: PreferencesPatch) => void): void;
+}
+
+function listeners() {
+  const all: ((prefs: Preferences, patch: PreferencesPatch) => void)[] = [];
+  return {
+    add: (l: (typeof all)[number]) => void all.push(l),
+    tell: (prefs: Preferences, patch: PreferencesPatch) => {
+      for (const l of all) l(prefs, patch);
+      return prefs;
+    },
+  };
 }
 
 function merge(base: Preferences, patch: PreferencesPatch): Preferences {
@@ -25,6 +38,7 @@ function merge(base: Preferences, patch: PreferencesPatch): Preferences {
       upstreamMissing: patch.notifications?.upstreamMissing ?? base.notifications.upstreamMissing,
     },
     inbox: { doneUnseen: patch.inbox?.doneUnseen ?? base.inbox.doneUnseen },
+    nodes: { agentGraceSeconds: patch.nodes?.agentGraceSeconds ?? base.nodes.agentGraceSeconds },
   };
 }
 
@@ -48,12 +62,14 @@ function fromRows(rows: { name: string; value: string }[]): PreferencesPatch {
 
 export function createMemoryPreferenceStore(): PreferenceStore {
   let prefs = DEFAULT_PREFERENCES;
+  const changed = listeners();
   return {
     get: () => prefs,
     set(patch) {
       prefs = merge(prefs, patch);
-      return prefs;
+      return changed.tell(prefs, patch);
     },
+    onChange: changed.add,
   };
 }
 
@@ -65,9 +81,19 @@ export function createSqlitePreferenceStore(db: Db): PreferenceStore {
     if (patch.theme !== undefined) rows.put('theme', JSON.stringify(next.theme), at);
     if (patch.notifications !== undefined) rows.put('notifications', JSON.stringify(next.notifications), at);
     if (patch.inbox !== undefined) rows.put('inbox', JSON.stringify(next.inbox), at);
+    if (patch.nodes !== undefined) rows.put('nodes', JSON.stringify(next.nodes), at);
     return next;
   };
-  return { get, set: (patch, at) => rows.immediate(() => save(patch, at)) };
+  const changed = listeners();
+  return {
+    get,
+    set: (patch, at) =>
+      changed.tell(
+        rows.immediate(() => save(patch, at)),
+        patch,
+      ),
+    onChange: changed.add,
+  };
 }
 
 /** SQLite when migration 006 has run on `db`, memory otherwise (as the inbox dismissals). */

@@ -36,6 +36,43 @@ export interface AgentToolDeps {
   messages: Messages;
   spawner: Spawner;
   worktrees: Worktrees;
+  /** The paired nodes (issue 30.1): sessions_spawn's `node` names one by id or name. */
+  nodes?: { list(): { id: string; name: string; state: 'online' | 'offline'; lastError?: string }[] };
+}
+
+/**
+ * Where a spawned ACP agent runs when the caller names a node (its id or name): a paired node
+ * that is connected now, and a folder on that machine (`cwd`). Undefined: this machine.
+ */
+function onNode(
+  deps: AgentToolDeps,
+  args: Record<string, unknown>,
+  runtime: string,
+): { node: string; cwd?: string } | undefined {
+  const named = optionalString(args, 'node', 128);
+  const cwd = optionalString(args, 'cwd', LIMITS.cwd);
+  if (named === undefined) {
+    if (cwd !== undefined) throw new ToolError('cwd is for an agent on a node: give node too');
+    return undefined;
+  }
+  if (runtime !== 'acp') throw new ToolError('Only an ACP agent runs on a paired node: use runtime "acp"');
+  if (optionalString(args, 'isolation', 16) === 'worktree')
+    throw new ToolError(
+      'Worktrees on a paired node are not supported yet: start the agent in place on the node',
+    );
+  const all = deps.nodes?.list() ?? [];
+  const node = all.find((n) => n.id === named) ?? all.find((n) => n.name === named);
+  if (!node)
+    throw new ToolError(
+      `Unknown node: ${named} (paired nodes: ${all.map((n) => n.name).join(', ') || 'none'})`,
+    );
+  if (node.state !== 'online')
+    throw new ToolError(
+      `The node "${node.name}" is not connected${node.lastError ? `: ${node.lastError}` : ''}`,
+    );
+  if (cwd !== undefined && !cwd.startsWith('/'))
+    throw new ToolError(`cwd must be an absolute path on the node: ${cwd}`);
+  return { node: node.id, ...(cwd !== undefined ? { cwd } : {}) };
 }
 
 /** The session `raw` names, when it exists and is in the caller's reach. */
@@ -188,6 +225,12 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
           type: 'string',
           description: 'with isolation "worktree": the branch or commit to start from',
         },
+        node: {
+          type: 'string',
+          description:
+            'acp only: a paired node (its id or name) to run the agent on; the person is asked once for that node',
+        },
+        cwd: { type: 'string', description: 'with node: the folder on that machine the agent works in' },
       },
       required: ['task'],
     },
@@ -204,6 +247,7 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
       if (!deps.agents.get(agentId)) throw new ToolError(`Unknown agentId: ${agentId}`);
       const timeoutMs = timeoutSeconds ? timeoutSeconds * 1000 : undefined;
       const profile = runtime === 'acp' ? optionalString(args, 'profile', 64) : undefined;
+      const remote = onNode(deps, args, runtime);
       const place = await isolated(deps, ctx.caller, { agentId, runtime, task, label, args });
       try {
         const spawned = deps.spawner.spawn({
@@ -216,9 +260,10 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
           ...(profile ? { profile } : {}),
           ...(timeoutMs ? { timeoutMs } : {}),
           ...(place ? { id: place.id, ...(place.cwd ? { cwd: place.cwd } : {}) } : {}),
+          ...(remote ?? {}),
         });
         await place?.settle(true);
-        return { status: 'accepted', ...spawned, ...(place?.cwd ? { cwd: place.cwd } : {}) };
+        return { status: 'accepted', ...spawned, ...(place?.cwd ? { cwd: place.cwd } : {}), ...remote };
       } catch (err) {
         await place?.settle(false);
         throw err;

@@ -40,6 +40,7 @@ export const usePreferences = create<PreferencesState>()((set, get) => ({
       theme: patch.theme ?? before.theme,
       notifications: { ...before.notifications, ...patch.notifications },
       inbox: { ...before.inbox, ...patch.inbox },
+      nodes: { ...before.nodes, ...patch.nodes },
     };
     applyTheme(optimistic.theme);
     set({ prefs: optimistic });

@@ -9,7 +9,8 @@ interface StartState {
   parentKey: string | null;
   show(parentKey?: string | null): void;
   hide(): void;
-  check(path: string): Promise<FolderCheck>;
+  /** The folder checked on this machine, or on the paired node `node` (issue 30.1). */
+  check(path: string, node?: string): Promise<FolderCheck>;
   pick(): Promise<string | undefined>;
   start(input: ArgsOf<'sessions:start'>): Promise<SessionView>;
   reset(): void;
@@ -21,7 +22,7 @@ export const useStart = create<StartState>()((set) => ({
   ...initial,
   show: (parentKey = null) => set({ open: true, parentKey }),
   hide: () => set({ open: false }),
-  check: (path) => call('folders:check', { path }),
+  check: (path, node) => call('folders:check', { path, ...(node ? { node } : {}) }),
   pick: async () => (await call('folders:pick', {})).path,
   start: (input) => call('sessions:start', input),
   reset: () => set(initial),

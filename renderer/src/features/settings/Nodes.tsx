@@ -6,6 +6,7 @@ import type { NodeInfo } from '../../../../shared/ipc';
 import { useNodes } from '../../stores/nodes';
 import { errorMessage } from '../../lib/api';
 import { dateTime } from '../../lib/format';
+import { AgentGrace } from './AgentGrace';
 
 /** A command typed in one line: words separated by spaces (no shell, no quoting). */
 const words = (line: string) => line.split(/\s+/).filter(Boolean);
@@ -184,6 +185,7 @@ export function Nodes() {
         ~/.ssh/config as they are), copies its small node file there and reads that machine&apos;s Claude
         Code, Codex, OpenCode and Pi sessions, read-only. The machine needs Node.js 20 or newer.
       </p>
+      <AgentGrace />
       {loaded && nodes.length === 0 && <p className="empty-note">No other machine yet.</p>}
       <ul className="profile-list">
         {nodes.map((n) => (

@@ -1,5 +1,6 @@
-// New session: what runs it (a model agent or an ACP profile), the working folder (the native
-// picker in the desktop app, a checked path field in browser mode), an optional label, the first
+// New session: what runs it (a model agent or an ACP profile), where it runs (this machine or a
+// paired node), the working folder (the native picker in the desktop app, a checked path field in
+// browser mode; on a node, checked on that machine), an optional label, the first
 // message and an optional parent that watches it. The gateway starts it (sessions:start); an agent
 // that cannot start comes back here as an error naming the cause, and nothing was created.
 import { useEffect, useMemo, useState } from 'react';
@@ -11,11 +12,12 @@ import { useProfiles } from '../../stores/profiles';
 import { useStart } from '../../stores/start';
 import { useUi } from '../../stores/ui';
 import { IsolationField, useIsolation } from '../worktrees/IsolationField';
+import { RunsOnField, usePairedNodes } from './RunsOnField';
 
 /** `agent:<id>` or `acp:<id>`: one select for both kinds of runner. */
 type Runner = string;
 
-function FolderField({ value, onChange }: { value: string; onChange(v: string): void }) {
+function FolderField({ value, node, onChange }: { value: string; node: string; onChange(v: string): void }) {
   const app = useUi((s) => s.app);
   const check = useStart((s) => s.check);
   const pick = useStart((s) => s.pick);
@@ -26,19 +28,20 @@ function FolderField({ value, onChange }: { value: string; onChange(v: string): 
     const asked = value.trim();
     if (!asked) return;
     let live = true;
+    const key = `${node}\0${asked}`;
     const timer = setTimeout(() => {
-      check(asked).then(
-        (result) => live && setChecked({ asked, result }),
+      check(asked, node || undefined).then(
+        (result) => live && setChecked({ asked: key, result }),
         (err: unknown) =>
-          live && setChecked({ asked, result: { path: asked, ok: false, reason: errorMessage(err) } }),
+          live && setChecked({ asked: key, result: { path: asked, ok: false, reason: errorMessage(err) } }),
       );
     }, 200);
     return () => {
       live = false;
       clearTimeout(timer);
     };
-  }, [value, check]);
-  const result = checked && checked.asked === value.trim() ? checked.result : null;
+  }, [value, node, check]);
+  const result = checked && checked.asked === `${node}\0${value.trim()}` ? checked.result : null;
   return (
     <>
       <label htmlFor="start-cwd">Working folder</label>
@@ -49,10 +52,14 @@ function FolderField({ value, onChange }: { value: string; onChange(v: string): 
             data-testid="start-cwd"
             className="mono grow"
             value={value}
-            placeholder="/path/to/your/project (empty: a fresh folder of its own)"
+            placeholder={
+              node
+                ? '/path/to/the/project on that machine'
+                : '/path/to/your/project (empty: a fresh folder of its own)'
+            }
             onChange={(e) => onChange(e.target.value)}
           />
-          {app?.mode === 'electron' && (
+          {app?.mode === 'electron' && !node && (
             <button
               type="button"
               data-testid="start-cwd-browse"
@@ -117,6 +124,8 @@ export function NewSessionDialog() {
   const profiles = useProfiles((s) => s.profiles);
   const openSession = useUi((s) => s.openSession);
   const [runner, setRunner] = useState<Runner>('');
+  const [node, setNode] = useState('');
+  const pairedNodes = usePairedNodes();
   const [cwd, setCwd] = useState('');
   const [label, setLabel] = useState('');
   const [message, setMessage] = useState('');
@@ -136,8 +145,12 @@ export function NewSessionDialog() {
     [sessions, parentKey],
   );
   const chosen = runner || defaultRunner(agents, profiles);
-  const isolation = useIsolation(cwd, chosen.startsWith('acp:'));
-  const ready = chosen !== '' && message.trim() !== '' && !starting;
+  const acp = chosen.startsWith('acp:');
+  // A node only for an ACP agent, and only while it is connected.
+  const onNode = acp && pairedNodes.some((n) => n.id === node && n.state === 'online') ? node : '';
+  // A folder on a node is not probed here (it is not on this machine); the agent works in it in place.
+  const isolation = useIsolation(onNode ? '' : cwd, acp);
+  const ready = chosen !== '' && message.trim() !== '' && !starting && (!onNode || cwd.trim() !== '');
 
   const submit = async () => {
     setStarting(true);
@@ -150,7 +163,7 @@ export function NewSessionDialog() {
         ...(cwd.trim() ? { cwd: cwd.trim() } : {}),
         ...(label.trim() ? { label: label.trim() } : {}),
         ...(parentKey ? { parentKey } : {}),
-        ...(cwd.trim() ? isolation.args : {}),
+        ...(onNode ? { node: onNode } : cwd.trim() ? isolation.args : {}),
       });
       rememberRunner(chosen);
       hide();
@@ -205,8 +218,9 @@ export function NewSessionDialog() {
               ))}
             </optgroup>
           </select>
-          <FolderField value={cwd} onChange={setCwd} />
-          <IsolationField state={isolation} />
+          <RunsOnField nodes={pairedNodes} value={onNode} acp={acp} onChange={setNode} />
+          <FolderField value={cwd} node={onNode} onChange={setCwd} />
+          {!onNode && <IsolationField state={isolation} />}
           <label htmlFor="start-label">Label</label>
           <input
             id="start-label"

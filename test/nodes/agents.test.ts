@@ -23,6 +23,7 @@ import {
 import { makeRoots, nodeBundle } from './helpers';
 import { startSshd, type Sshd } from './sshd';
 import { tempDir } from '../helpers/temp';
+import { httpClient, texts } from '../mcp/helpers';
 
 const spec = ACP_AGENTS.find((a) => a.id === 'codex-acp')!;
 let bin = '';
@@ -74,6 +75,10 @@ function sshClients(): number[] {
     }
   });
 }
+
+/** The page's own calls (the same handlers the renderer reaches). */
+const api = () =>
+  createApiHandlers(h.t.gw, { app: { name: 'Sightline', version: 't', mode: 'web', dataDir: '/tmp' } });
 
 /** The parent of a process (the node process for an agent it started). */
 const parentOf = (pid: number) => {
@@ -134,6 +139,87 @@ describe('an ACP agent on a paired node, over real sshd', { timeout: 180_000 }, 
     const tree = treeOf(`${agent.id}-person`);
     expect(tree.length).toBeGreaterThan(0);
     expect(tree.some((pid) => parentOf(pid) === process.pid)).toBe(false);
+  });
+
+  it('New session checks the folder on the node it runs on (folders:check with node)', async () => {
+    const cwd = h.cwd();
+    expect(await api().dispatch('folders:check', { path: cwd, node: nodeId })).toEqual({
+      ok: true,
+      value: { path: cwd, ok: true },
+    });
+    expect(await api().dispatch('folders:check', { path: '/no/such/folder', node: nodeId })).toEqual({
+      ok: true,
+      value: {
+        path: '/no/such/folder',
+        ok: false,
+        reason: 'the folder does not exist on this node: /no/such/folder',
+      },
+    });
+    expect(await api().dispatch('folders:check', { path: cwd, node: 'no-such-node' })).toMatchObject({
+      ok: true,
+      value: { ok: false, reason: expect.stringContaining('no-such-node') },
+    });
+  });
+
+  it('sessions_spawn through the real MCP server: node by name, checked like every argument, the same start path', async () => {
+    const { gw } = h.t;
+    const asked: string[] = [];
+    gw.consent.plug(async (q) => {
+      asked.push(`${q.title} | ${q.command.cwd}`);
+      return true;
+    });
+    const issued = await gw.mcp.issue(MAIN, { label: 'coordinator', reach: 'tree' });
+    const mcp = await httpClient(issued.url, issued.secret);
+    try {
+      const profile = h.profile('spawned');
+      const cwd = h.cwd();
+      const refused = async (args: Record<string, unknown>) => {
+        const r = await mcp.call('sessions_spawn', { task: 'x', ...args });
+        expect(r.isError).toBe(true);
+        return texts(r).join('');
+      };
+      expect(await refused({ runtime: 'acp', profile, node: 'nope', cwd })).toBe(
+        'Unknown node: nope (paired nodes: build-box)',
+      );
+      expect(await refused({ runtime: 'native', node: 'build-box', cwd })).toBe(
+        'Only an ACP agent runs on a paired node: use runtime "acp"',
+      );
+      expect(await refused({ runtime: 'acp', profile, node: 'build-box', cwd, isolation: 'worktree' })).toBe(
+        'Worktrees on a paired node are not supported yet: start the agent in place on the node',
+      );
+      expect(await refused({ runtime: 'acp', profile, node: 'build-box', cwd: 'relative/dir' })).toBe(
+        'cwd must be an absolute path on the node: relative/dir',
+      );
+      expect(await refused({ runtime: 'acp', profile, cwd })).toBe(
+        'cwd is for an agent on a node: give node too',
+      );
+      expect(asked).toEqual([]);
+
+      h.model.script([{ text: 'Spawned on the node.' }]);
+      const r = await mcp.call('sessions_spawn', {
+        task: 'Say where you run.',
+        runtime: 'acp',
+        profile,
+        node: 'build-box',
+        cwd,
+      });
+      expect(r.isError).toBeFalsy();
+      const spawned = r.structuredContent as { childSessionKey: string; node: string; cwd: string };
+      expect(spawned).toMatchObject({ status: 'accepted', runtime: 'acp', node: nodeId, cwd });
+      await h.settle(spawned.childSessionKey, 1, 'the spawned run on the node');
+      expect(gw.runs.list(spawned.childSessionKey).at(-1)).toMatchObject({ status: 'idle' });
+      expect(h.lastReply(spawned.childSessionKey)).toBe('Spawned on the node.');
+      expect(gw.sessions.get(spawned.childSessionKey)).toMatchObject({ parentKey: MAIN, cwd });
+      // The person was asked, naming the node and the folder there; the agent runs under the node.
+      expect(asked).toEqual([expect.stringMatching(new RegExp(`on the node "build-box" \\| ${cwd}$`))]);
+      const tree = treeOf(`${agent.id}-spawned`);
+      expect(tree.length).toBeGreaterThan(0);
+      expect(tree.some((pid) => parentOf(pid) === process.pid)).toBe(false);
+      gw.sessions.delete(spawned.childSessionKey);
+      await waitFor(() => treeOf(`${agent.id}-spawned`).length === 0, 10_000, 'the spawned agent to end');
+    } finally {
+      await mcp.close();
+    }
   });
 
   it('a folder that is not on the node, and a worktree on a node, are refused with a message', async () => {
@@ -221,10 +307,7 @@ describe('an ACP agent on a paired node, over real sshd', { timeout: 180_000 }, 
     expect(treeOf(`${agent.id}-lost`).length).toBeGreaterThan(0);
     // The agent started under the default 2 minutes; the person sets 2 seconds in Settings → Nodes
     // (the same call the page makes), and both ends go by it: the gateway and the node.
-    const api = createApiHandlers(gw, {
-      app: { name: 'Sightline', version: 't', mode: 'web', dataDir: '/tmp' },
-    });
-    const set = await api.dispatch('prefs:set', { nodes: { agentGraceSeconds: 2 } });
+    const set = await api().dispatch('prefs:set', { nodes: { agentGraceSeconds: 2 } });
     expect(set).toMatchObject({ ok: true, value: { nodes: { agentGraceSeconds: 2 } } });
     await waitFor(
       () =>

@@ -30,12 +30,37 @@ describe('preferences', () => {
       theme: 'dark',
       notifications: { ...DEFAULT_PREFERENCES.notifications, finished: true, longRunSeconds: 60 },
       inbox: { doneUnseen: true },
+      nodes: { agentGraceSeconds: 120 },
     });
     const off = value(await api.dispatch('prefs:set', { inbox: { doneUnseen: false } }));
     expect(off.inbox).toEqual({ doneUnseen: false });
     expect(off.notifications).toEqual(set.notifications);
     api = createApiHandlers(h.restart(), { app: APP });
     expect(value(await api.dispatch('prefs:get', {}))).toEqual(off);
+  });
+
+  it("the grace of agents on nodes: the person's number of seconds, bounded, kept across a restart", async () => {
+    const h = openHarness();
+    harnesses.push(h);
+    let api = createApiHandlers(h.gw, { app: APP });
+    const refused = async (agentGraceSeconds: unknown) => {
+      const r = await api.dispatch('prefs:set', { nodes: { agentGraceSeconds } });
+      return r.ok ? 'accepted' : r.error.message;
+    };
+    expect(await refused(-1)).toBe(
+      'nodes.agentGraceSeconds: agentGraceSeconds must be between 0 and 86400 seconds',
+    );
+    expect(await refused(86_401)).toBe(
+      'nodes.agentGraceSeconds: agentGraceSeconds must be between 0 and 86400 seconds',
+    );
+    expect(await refused(1.5)).toBe('nodes.agentGraceSeconds: agentGraceSeconds must be an integer');
+    expect(await refused('60')).toBe('nodes.agentGraceSeconds: agentGraceSeconds must be a number');
+    expect(value(await api.dispatch('prefs:get', {})).nodes).toEqual({ agentGraceSeconds: 120 });
+    expect(value(await api.dispatch('prefs:set', { nodes: { agentGraceSeconds: 0 } })).nodes).toEqual({
+      agentGraceSeconds: 0,
+    });
+    api = createApiHandlers(h.restart(), { app: APP });
+    expect(value(await api.dispatch('prefs:get', {})).nodes).toEqual({ agentGraceSeconds: 0 });
   });
 
   it('a damaged stored value falls back to its default, the others stay', async () => {

@@ -6,7 +6,7 @@
 import { isChannel, type Channel } from '../../../shared/ipc/channels';
 import type { Envelope, ResultMap } from '../../../shared/ipc/contract';
 import { parseArgs, type ArgsParsed } from '../../../shared/ipc/schemas';
-import type { AppInfo, SessionView } from '../../../shared/ipc/types';
+import type { AppInfo, FolderCheck, SessionView } from '../../../shared/ipc/types';
 import { normalizeSessionKey } from '../../../shared/session-keys';
 import { GatewayError, toIpcError } from '../errors';
 import { checkFolder } from '../runtime/start';
@@ -284,6 +284,24 @@ function acpHandlers(c: Ctx) {
   });
 }
 
+/** New session's folder check: on this machine, or on the paired node it runs on (issue 30.1). */
+async function checkFolderOn(gw: GatewayApi, path: string, node: string | undefined): Promise<FolderCheck> {
+  // On a node the folder is that machine's: the node checks it (unreachable: the reason why).
+  if (node !== undefined) {
+    if (!gw.nodeAgents) throw new GatewayError('unavailable', 'This gateway starts no agents on nodes');
+    return gw.nodeAgents.checkFolder(node, path).then(
+      (real) => ({ path: real, ok: true }),
+      (err: unknown) => ({ path, ok: false, reason: err instanceof Error ? err.message : String(err) }),
+    );
+  }
+  try {
+    return { path: checkFolder(path), ok: true };
+  } catch (err) {
+    if (!(err instanceof GatewayError)) throw err;
+    return { path, ok: false, reason: err.message };
+  }
+}
+
 /** The rest of the app: catalog, nodes, settings, MCP credentials, consent, the database. */
 function appHandlers(c: Ctx) {
   const { gw, opts, now, preferences, session, view } = c;
@@ -311,22 +329,7 @@ function appHandlers(c: Ctx) {
       c.setViewing(sessionKey === undefined ? undefined : normalizeSessionKey(sessionKey));
       return { viewing: true };
     },
-    'folders:check': async ({ path, node }) => {
-      // On a node the folder is that machine's: the node checks it (unreachable: the reason why).
-      if (node !== undefined) {
-        if (!gw.nodeAgents) throw new GatewayError('unavailable', 'This gateway starts no agents on nodes');
-        return gw.nodeAgents.checkFolder(node, path).then(
-          (real) => ({ path: real, ok: true }),
-          (err: unknown) => ({ path, ok: false, reason: err instanceof Error ? err.message : String(err) }),
-        );
-      }
-      try {
-        return { path: checkFolder(path), ok: true };
-      } catch (err) {
-        if (!(err instanceof GatewayError)) throw err;
-        return { path, ok: false, reason: err.message };
-      }
-    },
+    'folders:check': ({ path, node }) => checkFolderOn(gw, path, node),
     'folders:pick': async () => {
       if (!opts.pickFolder)
         throw new GatewayError('unavailable', 'No folder picker in browser mode: type the folder path');

@@ -141,6 +141,97 @@ function Table({ entries, show }: { entries: CatalogEntry[]; show: Columns }) {
   );
 }
 
+/** Filter, machine, grouping, Rescan and the count of what is shown. */
+function CatalogTools({
+  hostList,
+  onHost,
+  shown,
+  total,
+}: {
+  hostList: { id: string; name: string }[];
+  onHost: string;
+  shown: number;
+  total: number;
+}) {
+  const loaded = useCatalog((s) => s.loaded);
+  const loading = useCatalog((s) => s.loading);
+  const load = useCatalog((s) => s.load);
+  const filter = useCatalog((s) => s.filter);
+  const setFilter = useCatalog((s) => s.setFilter);
+  const setHost = useCatalog((s) => s.setHost);
+  const grouped = useCatalog((s) => s.groupByFolder);
+  const setGrouped = useCatalog((s) => s.setGroupByFolder);
+  return (
+    <div className="inline catalog-tools">
+      <input
+        type="search"
+        data-testid="catalog-filter"
+        aria-label="Filter the catalog"
+        placeholder="Filter by title, folder or tool"
+        value={filter}
+        onChange={(e) => setFilter(e.target.value)}
+      />
+      {hostList.length > 1 && (
+        <select
+          data-testid="catalog-host-filter"
+          aria-label="Machine"
+          value={onHost}
+          onChange={(e) => setHost(e.target.value)}
+        >
+          <option value="">All machines</option>
+          {hostList.map((h) => (
+            <option key={h.id} value={h.id}>
+              {h.name}
+            </option>
+          ))}
+        </select>
+      )}
+      <label className="small">
+        <input
+          type="checkbox"
+          data-testid="catalog-group"
+          checked={grouped}
+          onChange={(e) => setGrouped(e.target.checked)}
+        />{' '}
+        Group by project folder
+      </label>
+      <button type="button" onClick={() => void load()} disabled={loading}>
+        {loading ? 'Scanning…' : 'Rescan'}
+      </button>
+      {loaded && total > 0 && (
+        <span className="muted small" data-testid="catalog-count">
+          {shown === total ? `${total} session${total === 1 ? '' : 's'}` : `${shown} of ${total}`}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** The shown entries: one table, or one per project folder. */
+function CatalogList({ shown, manyHosts }: { shown: CatalogEntry[]; manyHosts: boolean }) {
+  const grouped = useCatalog((s) => s.groupByFolder);
+  const groups = useMemo(() => (grouped ? byFolder(shown) : []), [grouped, shown]);
+  if (!grouped)
+    return shown.length > 0 ? <Table entries={shown} show={{ folder: true, host: manyHosts }} /> : null;
+  return (
+    <>
+      {groups.map((g) => (
+        <section
+          key={g.folder}
+          className="catalog-folder"
+          data-testid="catalog-folder"
+          data-folder={g.folder}
+        >
+          <h2 className="mono" title={g.folder}>
+            {visible(g.folder)} <span className="muted small">({g.entries.length})</span>
+          </h2>
+          <Table entries={g.entries} show={{ folder: false, host: manyHosts }} />
+        </section>
+      ))}
+    </>
+  );
+}
+
 export function Catalog() {
   const entries = useCatalog((s) => s.entries);
   const roots = useCatalog((s) => s.roots);
@@ -148,11 +239,7 @@ export function Catalog() {
   const loading = useCatalog((s) => s.loading);
   const load = useCatalog((s) => s.load);
   const filter = useCatalog((s) => s.filter);
-  const setFilter = useCatalog((s) => s.setFilter);
   const host = useCatalog((s) => s.host);
-  const setHost = useCatalog((s) => s.setHost);
-  const grouped = useCatalog((s) => s.groupByFolder);
-  const setGrouped = useCatalog((s) => s.setGroupByFolder);
   const setError = useUi((s) => s.setError);
 
   useEffect(() => {
@@ -167,7 +254,6 @@ export function Catalog() {
     () => entries.filter((e) => (!onHost || e.hostId === onHost) && matches(e, q)),
     [entries, q, onHost],
   );
-  const groups = useMemo(() => (grouped ? byFolder(shown) : []), [grouped, shown]);
 
   return (
     <section className="page" data-testid="catalog" data-ready={loaded && !loading ? 'true' : 'false'}>
@@ -178,50 +264,7 @@ export function Catalog() {
         its signal log.
       </p>
       {loaded && <Roots roots={roots} open={entries.length === 0} />}
-      <div className="inline catalog-tools">
-        <input
-          type="search"
-          data-testid="catalog-filter"
-          aria-label="Filter the catalog"
-          placeholder="Filter by title, folder or tool"
-          value={filter}
-          onChange={(e) => setFilter(e.target.value)}
-        />
-        {hostList.length > 1 && (
-          <select
-            data-testid="catalog-host-filter"
-            aria-label="Machine"
-            value={onHost}
-            onChange={(e) => setHost(e.target.value)}
-          >
-            <option value="">All machines</option>
-            {hostList.map((h) => (
-              <option key={h.id} value={h.id}>
-                {h.name}
-              </option>
-            ))}
-          </select>
-        )}
-        <label className="small">
-          <input
-            type="checkbox"
-            data-testid="catalog-group"
-            checked={grouped}
-            onChange={(e) => setGrouped(e.target.checked)}
-          />{' '}
-          Group by project folder
-        </label>
-        <button type="button" onClick={() => void load()} disabled={loading}>
-          {loading ? 'Scanning…' : 'Rescan'}
-        </button>
-        {loaded && entries.length > 0 && (
-          <span className="muted small" data-testid="catalog-count">
-            {shown.length === entries.length
-              ? `${entries.length} session${entries.length === 1 ? '' : 's'}`
-              : `${shown.length} of ${entries.length}`}
-          </span>
-        )}
-      </div>
+      <CatalogTools hostList={hostList} onHost={onHost} shown={shown.length} total={entries.length} />
       {loaded && entries.length === 0 && (
         <p className="empty-note" data-testid="catalog-empty">
           No Claude Code, Codex, OpenCode or Pi sessions were found in the folders above. Start one of those
@@ -233,21 +276,7 @@ export function Catalog() {
           No catalog session matches “{filter.trim()}”.
         </p>
       )}
-      {grouped
-        ? groups.map((g) => (
-            <section
-              key={g.folder}
-              className="catalog-folder"
-              data-testid="catalog-folder"
-              data-folder={g.folder}
-            >
-              <h2 className="mono" title={g.folder}>
-                {visible(g.folder)} <span className="muted small">({g.entries.length})</span>
-              </h2>
-              <Table entries={g.entries} show={{ folder: false, host: hostList.length > 1 }} />
-            </section>
-          ))
-        : shown.length > 0 && <Table entries={shown} show={{ folder: true, host: hostList.length > 1 }} />}
+      <CatalogList shown={shown} manyHosts={hostList.length > 1} />
     </section>
   );
 }

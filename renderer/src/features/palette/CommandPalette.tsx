@@ -1,16 +1,11 @@
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useUi } from '../../stores/ui';
 import { useSearch } from '../../stores/search';
 import { buildCommands, type Command } from './commands';
 
-export function CommandPalette() {
-  const setPalette = useUi((s) => s.setPalette);
-  const [query, setQuery] = useState('');
-  const [active, setActive] = useState(0);
-  const [all] = useState(buildCommands);
-  const listRef = useRef<HTMLUListElement>(null);
-
-  const shown = useMemo(() => {
+/** The commands matching the query; nothing to run by that name offers the words as a search. */
+function useShown(all: Command[], query: string): Command[] {
+  return useMemo(() => {
     const q = query.trim().toLowerCase();
     if (!q) return all;
     const found = all.filter((c) => `${c.label} ${c.hint ?? ''}`.toLowerCase().includes(q));
@@ -26,6 +21,38 @@ export function CommandPalette() {
     };
     return found.length > 0 ? found : [search];
   }, [all, query]);
+}
+
+/** Arrows move the active command, Enter runs it, Escape closes the palette. */
+function paletteKeys(
+  e: KeyboardEvent,
+  count: number,
+  setActive: (f: (a: number) => number) => void,
+  runActive: () => void,
+  close: () => void,
+): void {
+  if (e.key === 'ArrowDown') {
+    e.preventDefault();
+    setActive((a) => Math.min(count - 1, a + 1));
+  } else if (e.key === 'ArrowUp') {
+    e.preventDefault();
+    setActive((a) => Math.max(0, a - 1));
+  } else if (e.key === 'Enter') {
+    e.preventDefault();
+    runActive();
+  } else if (e.key === 'Escape') {
+    e.preventDefault();
+    close();
+  }
+}
+
+export function CommandPalette() {
+  const setPalette = useUi((s) => s.setPalette);
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+  const [all] = useState(buildCommands);
+  const listRef = useRef<HTMLUListElement>(null);
+  const shown = useShown(all, query);
 
   const close = () => setPalette(false);
   const run = (i: number) => {
@@ -57,21 +84,7 @@ export function CommandPalette() {
             setQuery(e.target.value);
             setActive(0);
           }}
-          onKeyDown={(e) => {
-            if (e.key === 'ArrowDown') {
-              e.preventDefault();
-              setActive((a) => Math.min(shown.length - 1, a + 1));
-            } else if (e.key === 'ArrowUp') {
-              e.preventDefault();
-              setActive((a) => Math.max(0, a - 1));
-            } else if (e.key === 'Enter') {
-              e.preventDefault();
-              run(active);
-            } else if (e.key === 'Escape') {
-              e.preventDefault();
-              close();
-            }
-          }}
+          onKeyDown={(e) => paletteKeys(e, shown.length, setActive, () => run(active), close)}
         />
         <ul id="palette-list" role="listbox" ref={listRef}>
           {shown.map((c, i) => (

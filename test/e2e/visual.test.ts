@@ -1,14 +1,20 @@
 // The visual check (issue 25.8): each main screen — the fleet with 60 sessions, a session, Inbox,
-// Search, Catalog, Settings, New session, a consent question — in the light and the dark theme at
+// Search, Catalog, Settings, New session, a consent question, the Changes tab of a session in its
+// own worktree (issue 26) — in the light and the dark theme at
 // 1440×900 and 1024×700, compared with the committed baselines in test/e2e/baselines/ (visual.ts
 // says how); on every one, no page scrolls sideways and the document stays within its window.
-// Only what changes by itself is masked: times and ages, and the run's temporary folders.
+// Only what changes by itself is masked: times and ages, the run's temporary folders, a worktree's
+// branch (it ends in the session's random short id) and the Changes tab's Refresh button (it says
+// "Refreshing…" while its five-second poll runs).
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ensureRenderer, openBrowser, row, startApp, type App, type Browser } from './helpers';
 import fs from 'node:fs';
 import path from 'node:path';
 import { BASELINES, compareWithBaseline, diffPixels, MAX_DIFF_RATIO, readPng } from './visual';
+import { FIXTURE_AGENT } from '../worktrees/repo';
+import { tempDir } from '../helpers/temp';
 
 let app: App;
 let browser: Browser & { errors: string[] };
@@ -37,10 +43,39 @@ beforeAll(async () => {
   page = browser.page;
 }, 120_000);
 
+let repo = '';
 afterAll(async () => {
   await browser?.close();
   await app?.close();
+  if (repo) fs.rmSync(repo, { recursive: true, force: true });
 });
+
+/**
+ * A repository whose one commit has the same id on every run (fixed author, committer and dates),
+ * so the Changes tab's "from main @ <commit>" is drawn the same.
+ */
+function fixedRepository(files: Record<string, string>): string {
+  const dir = fs.realpathSync(tempDir('sightline-visual-repo-'));
+  const env = {
+    ...process.env,
+    LC_ALL: 'C',
+    GIT_AUTHOR_NAME: 'Visual Check',
+    GIT_AUTHOR_EMAIL: 'visual@example.com',
+    GIT_COMMITTER_NAME: 'Visual Check',
+    GIT_COMMITTER_EMAIL: 'visual@example.com',
+    GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
+    GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
+  };
+  const git = (...args: string[]) => execFileSync('git', ['-C', dir, ...args], { env, encoding: 'utf8' });
+  git('init', '--quiet', '-b', 'main');
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), text);
+  }
+  git('add', '-A');
+  git('commit', '--quiet', '-m', 'first');
+  return dir;
+}
 
 /** Every theme and size of the screen as it is now: the mismatches with the baselines. */
 async function shoot(name: string): Promise<string[]> {
@@ -66,6 +101,8 @@ async function shoot(name: string): Promise<string[]> {
         mask: [
           page.locator('time, [data-testid="row-age"], [data-testid="session-started"]'),
           page.getByText(/sightline-e2e-|\/tmp\//),
+          page.locator('[data-testid="row-worktree"], [data-testid="changes-refresh"]'),
+          page.getByText(/sightline\//),
         ],
       });
       const diff = compareWithBaseline(id, shot);
@@ -120,7 +157,8 @@ describe('the main screens against their baselines', () => {
   });
 
   it('the Catalog', async () => {
-    await go('catalog', '[data-testid="catalog"]');
+    // Its first scan finished: "Scanning…" would otherwise be drawn under load.
+    await go('catalog', '[data-testid="catalog"][data-ready="true"]');
     expect(await shoot('catalog')).toEqual([]);
   });
 
@@ -153,6 +191,43 @@ describe('the main screens against their baselines', () => {
     expect(await shoot('consent')).toEqual([]);
     await page.locator('[data-testid="consent-decline"]').click();
     expect(await asked).toBe('declined by the person');
+    expect(browser.errors).toEqual([]);
+  });
+
+  it('the Changes tab of a session in its own worktree', async () => {
+    repo = fixedRepository({
+      'config.ini': '[login]\nretries=3\ntimeout=30\n\n[audit]\nenabled=true\n',
+      'README.md': '# web-shop\n',
+    });
+    app.gateway.acp.profiles.save({
+      id: 'fixture',
+      name: 'Fixture',
+      command: process.execPath,
+      args: [FIXTURE_AGENT],
+      env: {},
+    });
+    // The fixture agent edits one file and adds another, leaving both uncommitted.
+    const s = await app.gateway.sessions.start({
+      acpProfileId: 'fixture',
+      cwd: repo,
+      label: 'Fix login',
+      isolation: 'worktree',
+      message:
+        'write config.ini=[login]\\nretries=5\\ntimeout=30\\nlockout=15m\\n\\n[audit]\\nenabled=true\\n docs/notes.md=Retries:5\\nLockout:15m\\n',
+    });
+    await expect.poll(() => app.gateway.runtime.sessionStatus(s.key), { timeout: 15_000 }).toBe('idle');
+    await go('session', '[data-testid="fleet-sidebar"]');
+    // The fleet filtered to it: its row is drawn where it is on every run.
+    await page.locator('[data-testid="fleet-filter"]').fill('Fix login');
+    await row(page, s.key).click();
+    await page.keyboard.press('4');
+    await page.locator('[data-testid="changes"][data-ready="true"]').waitFor();
+    await expect
+      .poll(() => page.locator('[data-testid="changes-counts"]').textContent())
+      .toBe('2 files +4 −1 · 0 commits · 2 uncommitted');
+    await page.locator('[data-testid="side-by-side"][data-path="config.ini"] tr.sbs-row').first().waitFor();
+    expect(await shoot('changes')).toEqual([]);
+    await page.locator('[data-testid="fleet-filter"]').fill('');
     expect(browser.errors).toEqual([]);
   });
 });

@@ -25,7 +25,8 @@ export function WorktreeBadge({ s }: { s: SessionView }) {
       data-overlap={overlapping ? 'true' : 'false'}
       title={title}
     >
-      {overlapping && '⚠ '}⎇ {w.branch.replace(/^sightline\//, '')}{' '}
+      {/* Monospace, as everywhere a branch is named: a branch's width is its length, not its letters. */}
+      {overlapping && '⚠ '}⎇ <span className="mono">{w.branch.replace(/^sightline\//, '')}</span>{' '}
       <span className="count-add">+{w.additions}</span> <span className="count-del">−{w.deletions}</span>
       {w.missing && ' (folder gone)'}
     </span>

@@ -27,7 +27,6 @@ const DEBT = [
   'electron/gateway/catalog/remote-check.ts#check',
   'renderer/src/features/start/NewSessionDialog.tsx#NewSessionDialog',
   'renderer/src/features/settings/AcpProfiles.tsx#ProfileForm',
-  'renderer/src/features/fleet/Sidebar.tsx#Sidebar',
   'electron/gateway/runtime/agent-tools.ts#agentTools',
   'electron/gateway/catalog/opencode/index.ts#open',
   'electron/gateway/catalog/kit/jsonl-probe.ts#probeJsonl',

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, type KeyboardEvent, type RefObject } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { SessionView } from '../../../../shared/ipc';
 import { selectArchivedCount, selectSessionCount, useFleet } from '../../stores/fleet';
@@ -36,38 +36,73 @@ function ArchivedToggle() {
   );
 }
 
-export function Sidebar() {
-  const groups = useFleetTree();
-  const filter = useFleet((s) => s.filter);
-  const setFilter = useFleet((s) => s.setFilter);
-  const selectedKey = useUi((s) => s.selectedKey);
-  const openSession = useUi((s) => s.openSession);
-  const listRef = useRef<HTMLDivElement>(null);
-  const agents = useFleet((s) => s.agents);
-  const agentsById = useMemo(() => new Map(agents.map((a) => [a.id, a])), [agents]);
+/** Group headings and session rows as one flat list, and where each session's row is in it. */
+function flatItems(groups: AgentGroup[]): { items: Item[]; rowIndex: Map<string, number> } {
+  const items: Item[] = [];
+  const rowIndex = new Map<string, number>();
+  for (const group of groups) {
+    items.push({ type: 'agent', group });
+    if (group.rows.length === 0) items.push({ type: 'empty', group });
+    for (const r of group.rows) {
+      rowIndex.set(r.session.key, items.length);
+      items.push({ type: 'row', group, session: r.session, depth: r.depth });
+    }
+  }
+  return { items, rowIndex };
+}
+
+/** The row a key moves focus to, from row `i` (-1: none focused) of `count`. */
+function nextRow(key: string, i: number, count: number): number {
+  if (key === 'Home') return 0;
+  if (key === 'End') return count - 1;
+  if (key === 'ArrowDown') return Math.min(count - 1, i + 1);
+  return Math.max(0, i < 0 ? 0 : i - 1);
+}
+
+/** The visible items, grouped by agent (or folder) in list order. */
+function visibleByGroup(
+  visible: { index: number; start: number }[],
+  items: Item[],
+): { group: AgentGroup; items: { index: number; start: number }[] }[] {
+  const byGroup: { group: AgentGroup; items: { index: number; start: number }[] }[] = [];
+  for (const v of visible) {
+    const group = items[v.index]!.group;
+    const last = byGroup[byGroup.length - 1];
+    if (last?.group === group) last.items.push({ index: v.index, start: v.start });
+    else byGroup.push({ group, items: [{ index: v.index, start: v.start }] });
+  }
+  return byGroup;
+}
+
+/** A group's heading with its count, or the note that it has no sessions. */
+function GroupHeading({ it }: { it: Exclude<Item, { type: 'row' }> }) {
+  const { group } = it;
+  if (it.type === 'empty') return <div className="muted small pad">no sessions</div>;
+  return (
+    <div className="agent-name" title={group.title} data-testid="group-heading">
+      {group.name}
+      <span className="muted">
+        {' '}
+        · {group.rows.length} {group.rows.length === 1 ? 'session' : 'sessions'}
+      </span>
+    </div>
+  );
+}
+
+/** One-line rows from COMPACT_FROM sessions on, unless the person chose a density. */
+function useCompact(): boolean {
   const density = useFleetView((s) => s.density);
   const total = useFleet(selectSessionCount);
-  const compact = density === 'compact' || (density === 'auto' && total >= COMPACT_FROM);
+  return density === 'compact' || (density === 'auto' && total >= COMPACT_FROM);
+}
+
+/** Only the visible part of the list is rendered; a change of density re-measures every row. */
+function useFleetVirtualizer(items: Item[], listRef: RefObject<HTMLDivElement | null>, compact: boolean) {
   const estimate = {
     agent: compact ? 26 : 31,
     empty: 24,
     row: compact ? ROW_HEIGHT.compact : ROW_HEIGHT.comfortable,
   };
-
-  const { items, rowIndex } = useMemo(() => {
-    const items: Item[] = [];
-    const rowIndex = new Map<string, number>();
-    for (const group of groups) {
-      items.push({ type: 'agent', group });
-      if (group.rows.length === 0) items.push({ type: 'empty', group });
-      for (const r of group.rows) {
-        rowIndex.set(r.session.key, items.length);
-        items.push({ type: 'row', group, session: r.session, depth: r.depth });
-      }
-    }
-    return { items, rowIndex };
-  }, [groups]);
-
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
   const virtualizer = useVirtualizer({
     count: items.length,
@@ -79,9 +114,70 @@ export function Sidebar() {
     },
     overscan: 10,
   });
-  const visible = virtualizer.getVirtualItems();
   // Another density: every row's height changes at once.
   useEffect(() => virtualizer.measure(), [compact, virtualizer]);
+  return virtualizer;
+}
+
+/** Roving focus: arrow keys, Home and End move between rows (scrolled into the DOM first). */
+function useRowFocus(
+  listRef: RefObject<HTMLDivElement | null>,
+  virtualizer: ReturnType<typeof useFleetVirtualizer>,
+  rowIndex: Map<string, number>,
+  rowKeys: string[],
+) {
+  const focusRow = (key: string) => {
+    const sel = `[data-testid="session-row"][data-session-key="${CSS.escape(key)}"]`;
+    const el = listRef.current?.querySelector<HTMLButtonElement>(sel);
+    if (el) return el.focus();
+    virtualizer.scrollToIndex(rowIndex.get(key) ?? 0, { align: 'auto' });
+    requestAnimationFrame(() => listRef.current?.querySelector<HTMLButtonElement>(sel)?.focus());
+  };
+  // Arrow keys move between rows (roving focus); Enter opens the focused one.
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Home' && e.key !== 'End') return;
+    if (!rowKeys.length) return;
+    e.preventDefault();
+    const current = (document.activeElement as HTMLElement | null)?.dataset.sessionKey;
+    const i = current ? rowKeys.indexOf(current) : -1;
+    focusRow(rowKeys[nextRow(e.key, i, rowKeys.length)]!);
+  };
+  return { focusRow, onKeyDown };
+}
+
+/** The text filter; ArrowDown goes on to the first row. */
+function FleetFilter({ onFirstRow }: { onFirstRow: () => void }) {
+  const filter = useFleet((s) => s.filter);
+  const setFilter = useFleet((s) => s.setFilter);
+  return (
+    <input
+      id="fleet-filter"
+      className="filter"
+      data-testid="fleet-filter"
+      placeholder="Filter sessions  /"
+      aria-label="Filter sessions"
+      value={filter}
+      onChange={(e) => setFilter(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'ArrowDown') {
+          e.preventDefault();
+          onFirstRow();
+        }
+      }}
+    />
+  );
+}
+
+export function Sidebar() {
+  const groups = useFleetTree();
+  const selectedKey = useUi((s) => s.selectedKey);
+  const openSession = useUi((s) => s.openSession);
+  const listRef = useRef<HTMLDivElement>(null);
+  const agents = useFleet((s) => s.agents);
+  const agentsById = useMemo(() => new Map(agents.map((a) => [a.id, a])), [agents]);
+  const compact = useCompact();
+  const { items, rowIndex } = useMemo(() => flatItems(groups), [groups]);
+  const virtualizer = useFleetVirtualizer(items, listRef, compact);
 
   // Keep the open session's row rendered and in view (j/k, palette, inbox).
   useEffect(() => {
@@ -90,58 +186,12 @@ export function Sidebar() {
   }, [selectedKey, rowIndex, virtualizer]);
 
   const rowKeys = useMemo(() => items.flatMap((it) => (it.type === 'row' ? [it.session.key] : [])), [items]);
-  const focusRow = (key: string) => {
-    const sel = `[data-testid="session-row"][data-session-key="${CSS.escape(key)}"]`;
-    const el = listRef.current?.querySelector<HTMLButtonElement>(sel);
-    if (el) return el.focus();
-    virtualizer.scrollToIndex(rowIndex.get(key) ?? 0, { align: 'auto' });
-    requestAnimationFrame(() => listRef.current?.querySelector<HTMLButtonElement>(sel)?.focus());
-  };
-
-  // Arrow keys move between rows (roving focus); Enter opens the focused one.
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Home' && e.key !== 'End') return;
-    if (!rowKeys.length) return;
-    e.preventDefault();
-    const current = (document.activeElement as HTMLElement | null)?.dataset.sessionKey;
-    const i = current ? rowKeys.indexOf(current) : -1;
-    const next =
-      e.key === 'Home'
-        ? 0
-        : e.key === 'End'
-          ? rowKeys.length - 1
-          : e.key === 'ArrowDown'
-            ? Math.min(rowKeys.length - 1, i + 1)
-            : Math.max(0, i < 0 ? 0 : i - 1);
-    focusRow(rowKeys[next]!);
-  };
-
-  // Visible items, grouped by agent in list order.
-  const byGroup: { group: AgentGroup; items: { index: number; start: number }[] }[] = [];
-  for (const v of visible) {
-    const group = items[v.index]!.group;
-    const last = byGroup[byGroup.length - 1];
-    if (last?.group === group) last.items.push({ index: v.index, start: v.start });
-    else byGroup.push({ group, items: [{ index: v.index, start: v.start }] });
-  }
+  const { focusRow, onKeyDown } = useRowFocus(listRef, virtualizer, rowIndex, rowKeys);
+  const byGroup = visibleByGroup(virtualizer.getVirtualItems(), items);
 
   return (
     <nav className="sidebar" aria-label="Fleet" data-testid="fleet-sidebar">
-      <input
-        id="fleet-filter"
-        className="filter"
-        data-testid="fleet-filter"
-        placeholder="Filter sessions  /"
-        aria-label="Filter sessions"
-        value={filter}
-        onChange={(e) => setFilter(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'ArrowDown') {
-            e.preventDefault();
-            if (rowKeys[0]) focusRow(rowKeys[0]);
-          }
-        }}
-      />
+      <FleetFilter onFirstRow={() => rowKeys[0] && focusRow(rowKeys[0])} />
       <FleetControls />
       <ArchivedToggle />
       <BulkBar shown={rowKeys} />
@@ -175,17 +225,7 @@ export function Sidebar() {
                 const key = it.type === 'row' ? it.session.key : `${it.type}:${group.agentId}`;
                 return (
                   <div key={key} data-index={index} ref={virtualizer.measureElement} style={style}>
-                    {it.type === 'agent' && (
-                      <div className="agent-name" title={group.title} data-testid="group-heading">
-                        {group.name}
-                        <span className="muted">
-                          {' '}
-                          · {group.rows.length} {group.rows.length === 1 ? 'session' : 'sessions'}
-                        </span>
-                      </div>
-                    )}
-                    {it.type === 'empty' && <div className="muted small pad">no sessions</div>}
-                    {it.type === 'row' && (
+                    {it.type === 'row' ? (
                       <FleetRow
                         s={it.session}
                         depth={it.depth}
@@ -195,6 +235,8 @@ export function Sidebar() {
                         focusable={it.session.key === selectedKey || (!selectedKey && it.depth === 0)}
                         onOpen={openSession}
                       />
+                    ) : (
+                      <GroupHeading it={it} />
                     )}
                   </div>
                 );

@@ -76,6 +76,14 @@ function sshClients(): number[] {
   });
 }
 
+/** The agent process itself: the marked process whose parent (the node process) is not marked. */
+function topOf(tag: string): number {
+  const tree = treeOf(tag);
+  const top = tree.find((pid) => !tree.includes(parentOf(pid)));
+  if (top === undefined) throw new Error(`no agent process of ${tag} found in /proc`);
+  return top;
+}
+
 /** The page's own calls (the same handlers the renderer reaches). */
 const api = () =>
   createApiHandlers(h.t.gw, { app: { name: 'Sightline', version: 't', mode: 'web', dataDir: '/tmp' } });
@@ -279,6 +287,35 @@ describe('an ACP agent on a paired node, over real sshd', { timeout: 180_000 }, 
     const answers = gw.transcripts.all(key).filter((m) => m.text === 'Written while the link was down.');
     expect(answers).toHaveLength(1);
     expect(treeOf(`${agent.id}-person`).sort()).toEqual(before);
+    expect(sshClients()).toHaveLength(1);
+  });
+
+  it('a crash on the node mid-turn (SIGKILL) fails the run with the reason, takes its tree; Retry runs it on the node again', async () => {
+    const { gw } = h.t;
+    const held = gate();
+    h.model.script([{ text: 'An answer cut short by a crash.', gate: held }, { text: 'Back again.' }]);
+    const runs = gw.runs.list(key).length;
+    const tag = `${agent.id}-person`;
+    await gw.human.send(key, 'Write another long answer.');
+    await held.reached;
+    const pid = topOf(tag);
+    process.kill(pid, 'SIGKILL');
+    await h.settle(key, runs + 1, 'the failed run');
+    expect(gw.runs.list(key).at(-1)).toMatchObject({ status: 'failed', outcome: 'error' });
+    expect(gw.runs.list(key).at(-1)?.error).toMatch(
+      /^agent process was killed by SIGKILL( \(stderr: .*\))?$/s,
+    );
+    // Nothing of the crashed agent is left on the node (/proc), and the link still serves.
+    await waitFor(() => treeOf(tag).length === 0, 10_000, 'the crashed agent`s tree to end');
+    held.release();
+    expect(gw.runtime.retry(key)).toBe(true);
+    await h.settle(key, runs + 2, 'the retried run');
+    expect(gw.runs.list(key).at(-1)).toMatchObject({ status: 'idle' });
+    expect(h.lastReply(key)).toBe('Back again.');
+    // A new agent, on the same node: under the node process again, not under the gateway.
+    const again = topOf(tag);
+    expect(again).not.toBe(pid);
+    expect(parentOf(again)).not.toBe(process.pid);
     expect(sshClients()).toHaveLength(1);
   });
 

@@ -76,6 +76,51 @@ function sshClients(): number[] {
   });
 }
 
+/**
+ * Runs the node file given as its first argument and passes its frames through, slipping in
+ * hostile ones before the first frame of an agent's output (each carries that frame's number).
+ */
+const HOSTILE_WRAPPER = `import { spawn } from 'node:child_process';
+const [bundle, ...args] = process.argv.slice(2);
+const node = spawn(process.execPath, [bundle, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+process.stdin.pipe(node.stdin);
+node.on('exit', (code) => process.exit(code ?? 1));
+const MAGIC = Buffer.from('SIGHTLINE-NODE\\n');
+const frame = (o) => { const b = Buffer.from(JSON.stringify(o)); const h = Buffer.alloc(4); h.writeUInt32BE(b.length); return Buffer.concat([h, b]); };
+const hostile = (f) => [
+  { type: 'weird', ch: f.ch, seq: f.seq, data: 'AAAA' },
+  { type: 'out', ch: 'not-a-channel-of-yours', seq: 1, data: 'AAAA' },
+  { type: 'out', ch: f.ch, seq: 'x', data: 'AAAA' },
+  { type: 'out', ch: f.ch, seq: f.seq, data: 12 },
+  { type: 'out', ch: f.ch, seq: f.seq, data: 'not base64!' },
+  { type: 'exit', ch: f.ch, seq: f.seq, code: 'soon' },
+  { type: 'res', id: 'nine', ok: true },
+];
+let buf = Buffer.alloc(0);
+let greeted = false;
+let slipped = false;
+node.stdout.on('data', (d) => {
+  buf = Buffer.concat([buf, d]);
+  if (!greeted) {
+    const i = buf.indexOf(MAGIC);
+    if (i < 0) return;
+    process.stdout.write(buf.subarray(0, i + MAGIC.length));
+    buf = buf.subarray(i + MAGIC.length);
+    greeted = true;
+  }
+  while (buf.length >= 4 && buf.length >= 4 + buf.readUInt32BE(0)) {
+    const whole = buf.subarray(0, 4 + buf.readUInt32BE(0));
+    buf = buf.subarray(whole.length);
+    const f = JSON.parse(whole.subarray(4).toString());
+    if (!slipped && f.type === 'out') {
+      slipped = true;
+      for (const h of hostile(f)) process.stdout.write(frame(h));
+    }
+    process.stdout.write(whole);
+  }
+});
+`;
+
 /** The agent process itself: the marked process whose parent (the node process) is not marked. */
 function topOf(tag: string): number {
   const tree = treeOf(tag);
@@ -317,6 +362,53 @@ describe('an ACP agent on a paired node, over real sshd', { timeout: 180_000 }, 
     expect(again).not.toBe(pid);
     expect(parentOf(again)).not.toBe(process.pid);
     expect(sshClients()).toHaveLength(1);
+  });
+
+  it('malformed and unknown frames from the node side are refused with a clear error; the link keeps serving', async () => {
+    const { gw } = h.t;
+    // The same real node, behind a wrapper on the node that slips hostile frames in before the
+    // agent's first output: each is refused (logged) and the turn goes on as if they never came.
+    const wrapper = path.join(dir, 'hostile-wrapper.mjs');
+    fs.writeFileSync(wrapper, HOSTILE_WRAPPER);
+    const bundle = await nodeBundle();
+    const hostile = await gw.catalog.nodes.add({
+      ssh: 'sightline-test',
+      name: 'hostile-box',
+      nodeCommand: [
+        process.execPath,
+        wrapper,
+        bundle,
+        '--stdio',
+        '--data-dir',
+        path.join(dir, 'hostile-node'),
+      ],
+    });
+    h.model.script([{ text: 'Answered past the hostile frames.' }]);
+    const info = await gw.sessions.start({
+      acpProfileId: h.profile('hostile'),
+      cwd: h.cwd(),
+      message: 'Answer through a hostile link.',
+      node: hostile.id,
+    });
+    await h.settle(info.key, 1, 'the run past the hostile frames');
+    expect(gw.runs.list(info.key).at(-1)).toMatchObject({ status: 'idle' });
+    expect(h.lastReply(info.key)).toBe('Answered past the hostile frames.');
+    const refused = h.t.logger.lines
+      .filter((l) => l.fields?.nodeId === hostile.id && /refused/.test(l.msg))
+      .map((l) => `${l.msg}: ${String(l.fields?.type)} ${String(l.fields?.why ?? '')}`.trim());
+    expect(refused).toEqual([
+      'nodes: refused a malformed frame from the node: weird not a frame type of an agent channel',
+      'nodes: refused a frame for an agent this node does not run: out',
+      'nodes: refused a malformed frame from the node: out seq must be a positive whole number',
+      'nodes: refused a malformed frame from the node: out data must be base64 text',
+      'nodes: refused a malformed frame from the node: out data must be base64 text',
+      'nodes: refused a malformed frame from the node: exit code must be a number',
+      'nodes: refused a malformed frame from the node: res an answer without a numeric id',
+    ]);
+    expect(gw.catalog.nodes.list().find((n) => n.id === hostile.id)?.state).toBe('online');
+    gw.sessions.delete(info.key);
+    await waitFor(() => treeOf(`${agent.id}-hostile`).length === 0, 10_000, 'the agent on the node to end');
+    gw.catalog.nodes.remove(hostile.id);
   });
 
   it('deleting the session leaves no process of the agent on the node', async () => {

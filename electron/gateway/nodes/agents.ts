@@ -59,6 +59,29 @@ async function agentConnection(deps: AgentLinksDeps, nodeId: string): Promise<No
   return conn;
 }
 
+const CHANNEL_FRAMES = new Set(['out', 'err', 'exit', 'mcp']);
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Why a frame from the node is not one of an agent channel's (undefined: it is well formed). */
+function malformed(f: Frame): string | undefined {
+  if (!CHANNEL_FRAMES.has(f.type as string))
+    return f.type === 'res' ? 'an answer without a numeric id' : 'not a frame type of an agent channel';
+  if (typeof f.ch !== 'string') return 'no channel id';
+  if (typeof f.seq !== 'number' || !Number.isSafeInteger(f.seq) || f.seq < 1)
+    return 'seq must be a positive whole number';
+  if (f.type === 'exit') {
+    if (f.code !== null && f.code !== undefined && !Number.isSafeInteger(f.code))
+      return 'code must be a number';
+    if (f.signal !== null && f.signal !== undefined && typeof f.signal !== 'string')
+      return 'signal must be a name';
+    if (f.error !== undefined && typeof f.error !== 'string') return 'error must be text';
+    return undefined;
+  }
+  if (typeof f.data !== 'string' || f.data.length % 4 !== 0 || !BASE64.test(f.data))
+    return 'data must be base64 text';
+  return undefined;
+}
+
 export class AgentLinks {
   private readonly channels = new Map<string, Channel>();
   private readonly conns = new Map<string, NodeConnection>();
@@ -75,6 +98,17 @@ export class AgentLinks {
   }
 
   private frame(nodeId: string, f: Frame): void {
+    const bad = malformed(f);
+    if (bad) {
+      // Refused before its number is taken: the channel goes on as if it never came.
+      this.deps.logger.warn('nodes: refused a malformed frame from the node', {
+        nodeId,
+        ch: String(f.ch).slice(0, 64),
+        type: String(f.type).slice(0, 16),
+        why: bad,
+      });
+      return;
+    }
     const c = typeof f.ch === 'string' ? this.channels.get(f.ch) : undefined;
     if (!c || c.nodeId !== nodeId) {
       this.deps.logger.warn('nodes: refused a frame for an agent this node does not run', {

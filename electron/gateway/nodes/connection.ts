@@ -46,7 +46,6 @@ export interface ExitInfo {
 }
 
 const STDERR_KEPT = 8 * 1024;
-const CHANNEL_FRAMES = new Set(['out', 'err', 'exit', 'mcp']);
 
 function parseHello(f: Record<string, unknown>): NodeHello | string {
   if (f.type === 'error' && typeof f.message === 'string')
@@ -241,10 +240,13 @@ export class NodeConnection {
   }
 
   private answer(f: Record<string, unknown>): void {
-    if (CHANNEL_FRAMES.has(f.type as string) && this.frameListener) return this.frameListener(f);
     const id = f.id;
-    if (f.type !== 'res' || typeof id !== 'number')
+    if (f.type !== 'res' || typeof id !== 'number') {
+      // A node that starts agents: the agent links parse it, and refuse (logged) what is not
+      // a frame of theirs; the link keeps serving. Any other node has no business sending it.
+      if (this.frameListener) return this.frameListener(f);
       return this.drop('the node sent something that is not an answer');
+    }
     const p = this.pending.get(id);
     // An answer after its timeout: dropped.
     if (!p) return;

@@ -60,6 +60,81 @@ function DeleteText({ s, impact }: { s: SessionView; impact: SessionImpact }) {
   );
 }
 
+/** Archive (or Unarchive), Reset… and Delete… (the main session cannot be deleted). */
+function ActionButtons({
+  s,
+  onArchive,
+  onReset,
+  onDelete,
+}: {
+  s: SessionView;
+  onArchive(): void;
+  onReset(): void;
+  onDelete(): void;
+}) {
+  return (
+    <div className="session-actions">
+      <button
+        type="button"
+        data-testid="session-archive"
+        onClick={onArchive}
+        title={
+          s.archived ? 'Show it in the fleet tree again' : 'Hide it from the fleet tree; nothing is deleted'
+        }
+      >
+        {s.archived ? 'Unarchive' : 'Archive'}
+      </button>
+      <button type="button" data-testid="session-reset" onClick={onReset}>
+        Reset…
+      </button>
+      {s.kind !== 'main' && (
+        <button type="button" className="danger" data-testid="session-delete" onClick={onDelete}>
+          Delete…
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** What a reset or delete takes away, and the button that does it. */
+function ConfirmPanel({
+  s,
+  asking,
+  busy,
+  onConfirm,
+  onKeep,
+}: {
+  s: SessionView;
+  asking: NonNullable<Asking>;
+  busy: boolean;
+  onConfirm(): void;
+  onKeep(): void;
+}) {
+  return (
+    <div className="confirm" role="alertdialog" data-testid={`confirm-${asking.action}`}>
+      {asking.action === 'reset' ? (
+        <ResetText s={s} impact={asking.impact} />
+      ) : (
+        <DeleteText s={s} impact={asking.impact} />
+      )}
+      <div className="inline">
+        <button
+          type="button"
+          className="danger"
+          data-testid={`confirm-${asking.action}-yes`}
+          disabled={busy}
+          onClick={onConfirm}
+        >
+          {asking.action === 'reset' ? 'Reset' : 'Delete'} {sessionTitle(s)}
+        </button>
+        <button type="button" disabled={busy} onClick={onKeep}>
+          Keep it
+        </button>
+      </div>
+    </div>
+  );
+}
+
 export function SessionActions({ s }: { s: SessionView }) {
   const setError = useUi((st) => st.setError);
   const [asking, setAsking] = useState<Asking>(null);
@@ -93,31 +168,12 @@ export function SessionActions({ s }: { s: SessionView }) {
 
   return (
     <div className="session-actions-bar">
-      <div className="session-actions">
-        <button
-          type="button"
-          data-testid="session-archive"
-          onClick={() => (s.worktree && !s.archived ? setExit('archive') : void archive())}
-          title={
-            s.archived ? 'Show it in the fleet tree again' : 'Hide it from the fleet tree; nothing is deleted'
-          }
-        >
-          {s.archived ? 'Unarchive' : 'Archive'}
-        </button>
-        <button type="button" data-testid="session-reset" onClick={() => void ask('reset')}>
-          Reset…
-        </button>
-        {s.kind !== 'main' && (
-          <button
-            type="button"
-            className="danger"
-            data-testid="session-delete"
-            onClick={() => (s.worktree ? setExit('delete') : void ask('delete'))}
-          >
-            Delete…
-          </button>
-        )}
-      </div>
+      <ActionButtons
+        s={s}
+        onArchive={() => (s.worktree && !s.archived ? setExit('archive') : void archive())}
+        onReset={() => void ask('reset')}
+        onDelete={() => (s.worktree ? setExit('delete') : void ask('delete'))}
+      />
       {exit && (
         <WorktreeExit
           s={s}
@@ -131,27 +187,13 @@ export function SessionActions({ s }: { s: SessionView }) {
         />
       )}
       {asking && (
-        <div className="confirm" role="alertdialog" data-testid={`confirm-${asking.action}`}>
-          {asking.action === 'reset' ? (
-            <ResetText s={s} impact={asking.impact} />
-          ) : (
-            <DeleteText s={s} impact={asking.impact} />
-          )}
-          <div className="inline">
-            <button
-              type="button"
-              className="danger"
-              data-testid={`confirm-${asking.action}-yes`}
-              disabled={busy}
-              onClick={() => void confirm()}
-            >
-              {asking.action === 'reset' ? 'Reset' : 'Delete'} {sessionTitle(s)}
-            </button>
-            <button type="button" disabled={busy} onClick={() => setAsking(null)}>
-              Keep it
-            </button>
-          </div>
-        </div>
+        <ConfirmPanel
+          s={s}
+          asking={asking}
+          busy={busy}
+          onConfirm={() => void confirm()}
+          onKeep={() => setAsking(null)}
+        />
       )}
     </div>
   );

@@ -41,11 +41,7 @@ const DEBT = [
   'electron/gateway/runtime/spawn.ts#createSpawner',
   'renderer/src/App.tsx#App',
   'electron/node/guard.ts#guardedFs',
-  'electron/gateway/catalog/pi/discovery.ts#piCatalog',
-  'electron/gateway/runtime/acp/profile-store.ts#createAcpProfileStore',
-  'electron/gateway/catalog/codex/discovery.ts#codexCatalog',
   'renderer/src/features/settings/Nodes.tsx#AddNode',
-  'electron/gateway/trust/consent.ts#createConsent',
   // Landed the same hour as this test (issue 31.1), not yet split.
   'electron/gateway/catalog/watch.ts#createUpstreamWatch',
 ];

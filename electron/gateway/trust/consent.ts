@@ -68,30 +68,46 @@ export function describeCommand(c: CommandLine): string {
 
 export type Consent = ReturnType<typeof createConsent>;
 
+/** A question waiting in the page for the person's answer. */
+interface Waiting {
+  question: ConsentQuestion;
+  settle: (allowed: boolean) => void;
+}
+
+/**
+ * Browser mode's port: the question waits in the page (consent:list / consent:respond) until the
+ * person answers or the gateway closes; both ends are announced as events.
+ */
+function pagePromptOver(
+  waiting: Map<string, Waiting>,
+  emit: (e: GatewayEvent) => void,
+  isClosed: () => boolean,
+): AskPerson {
+  return (question) =>
+    new Promise<boolean>((resolve) => {
+      if (isClosed()) return resolve(false);
+      waiting.set(question.id, {
+        question,
+        settle: (allowed) => {
+          if (!waiting.delete(question.id)) return;
+          emit({ type: 'consent:resolved', requestId: question.id, allowed });
+          resolve(allowed);
+        },
+      });
+      emit({ type: 'consent:request', request: consentView(question) });
+    });
+}
+
 export function createConsent(deps: {
   store: ConsentStore;
   now: () => number;
   emit: (e: GatewayEvent) => void;
 }) {
   const s = deps.store;
-  const waiting = new Map<string, { question: ConsentQuestion; settle: (allowed: boolean) => void }>();
+  const waiting = new Map<string, Waiting>();
   let port: AskPerson | undefined;
   let closed = false;
-
-  /** Browser mode's port: the question waits in the page (consent:list / consent:respond). */
-  const pagePrompt: AskPerson = (question) =>
-    new Promise<boolean>((resolve) => {
-      if (closed) return resolve(false);
-      waiting.set(question.id, {
-        question,
-        settle: (allowed) => {
-          if (!waiting.delete(question.id)) return;
-          deps.emit({ type: 'consent:resolved', requestId: question.id, allowed });
-          resolve(allowed);
-        },
-      });
-      deps.emit({ type: 'consent:request', request: consentView(question) });
-    });
+  const pagePrompt = pagePromptOver(waiting, deps.emit, () => closed);
 
   const consent = {
     pagePrompt,

@@ -57,6 +57,36 @@ function readSessionIndex(cfs: CatalogFs, sessionsRoot: string): Map<string, str
   return names;
 }
 
+/**
+ * Every rollout file once: sessions/YYYY/MM/DD/ first, then the archive's rollouts that are not
+ * also live. Of two copies of one rollout, the plain file wins over the compressed one.
+ */
+function rolloutFiles(cfs: CatalogFs, root: string): string[] {
+  const byName = new Map<string, string>();
+  const add = (dir: string, name: string) => {
+    if (!ROLLOUT.test(name)) return;
+    const key = name.replace(/\.zst$/, '');
+    const prev = byName.get(key);
+    // Prefer sessions/ over archived_sessions/, and plain over compressed.
+    if (prev === undefined || (prev.endsWith('.zst') && !name.endsWith('.zst')))
+      byName.set(key, path.join(dir, name));
+  };
+  for (const y of listDir(cfs, root))
+    if (y.dir)
+      for (const m of listDir(cfs, path.join(root, y.name)))
+        if (m.dir)
+          for (const d of listDir(cfs, path.join(root, y.name, m.name)))
+            if (d.dir) {
+              const dir = path.join(root, y.name, m.name, d.name);
+              for (const f of listDir(cfs, dir)) if (f.file) add(dir, f.name);
+            }
+  const archive = codexArchiveDir(root);
+  const live = new Set(byName.keys());
+  for (const f of listDir(cfs, archive))
+    if (f.file && !live.has(f.name.replace(/\.zst$/, ''))) add(archive, f.name);
+  return [...byName.values()];
+}
+
 export function codexCatalog(
   root: string,
   cfs: CatalogFs,
@@ -98,29 +128,7 @@ export function codexCatalog(
 
   function units(): string[] {
     index = undefined;
-    const byName = new Map<string, string>();
-    const add = (dir: string, name: string) => {
-      if (!ROLLOUT.test(name)) return;
-      const key = name.replace(/\.zst$/, '');
-      const prev = byName.get(key);
-      // Prefer sessions/ over archived_sessions/, and plain over compressed.
-      if (prev === undefined || (prev.endsWith('.zst') && !name.endsWith('.zst')))
-        byName.set(key, path.join(dir, name));
-    };
-    for (const y of listDir(cfs, root))
-      if (y.dir)
-        for (const m of listDir(cfs, path.join(root, y.name)))
-          if (m.dir)
-            for (const d of listDir(cfs, path.join(root, y.name, m.name)))
-              if (d.dir) {
-                const dir = path.join(root, y.name, m.name, d.name);
-                for (const f of listDir(cfs, dir)) if (f.file) add(dir, f.name);
-              }
-    const archive = codexArchiveDir(root);
-    const live = new Set(byName.keys());
-    for (const f of listDir(cfs, archive))
-      if (f.file && !live.has(f.name.replace(/\.zst$/, ''))) add(archive, f.name);
-    return [...byName.values()];
+    return rolloutFiles(cfs, root);
   }
 
   return {

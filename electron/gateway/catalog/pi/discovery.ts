@@ -10,6 +10,37 @@ import { headRows, listDir, oneLine, tailRows } from '../kit/windows';
 
 export class LegacyPiSessionError extends Error {}
 
+/** Every session file: in a per-folder directory, or flat in the root. */
+function sessionFiles(cfs: CatalogFs, root: string): string[] {
+  const out: string[] = [];
+  for (const d of listDir(cfs, root)) {
+    if (d.file && d.name.endsWith('.jsonl')) out.push(path.join(root, d.name));
+    else if (d.dir)
+      for (const f of listDir(cfs, path.join(root, d.name)))
+        if (f.file && f.name.endsWith('.jsonl')) out.push(path.join(root, d.name, f.name));
+  }
+  return out;
+}
+
+/**
+ * The name the person gave the session (its latest session_info) and the time of its latest
+ * user or assistant message: the activity a person would call the last turn.
+ */
+function nameAndLastTurn(rows: Record<string, unknown>[]): { name?: string; last?: number } {
+  let name: string | undefined;
+  let last: number | undefined;
+  for (const r of rows) {
+    if (r.type === 'session_info') name = str(r.name) || undefined;
+    if (r.type === 'message') {
+      const role = obj(r.message)?.role;
+      const t = isoTime(obj(r.message)?.timestamp) ?? isoTime(r.timestamp);
+      if ((role === 'user' || role === 'assistant') && t !== undefined && (last === undefined || t > last))
+        last = t;
+    }
+  }
+  return { name, last };
+}
+
 export function piCatalog(
   root: string,
   cfs: CatalogFs,
@@ -30,17 +61,7 @@ export function piCatalog(
       rows.some((r) => piRules.human(r) && obj(r.message)?.role === 'user'),
     );
     const tail = tailRows(cfs, file, st.size, 0);
-    let name: string | undefined;
-    let last: number | undefined;
-    for (const r of [...head, ...tail]) {
-      if (r.type === 'session_info') name = str(r.name) || undefined;
-      if (r.type === 'message') {
-        const role = obj(r.message)?.role;
-        const t = isoTime(obj(r.message)?.timestamp) ?? isoTime(r.timestamp);
-        if ((role === 'user' || role === 'assistant') && t !== undefined && (last === undefined || t > last))
-          last = t;
-      }
-    }
+    const { name, last } = nameAndLastTurn([...head, ...tail]);
     const firstPrompt = head.find((r) => r.type === 'message' && obj(r.message)?.role === 'user');
     const threadId = str(h.row.id)!;
     const title = name ?? (firstPrompt ? piRules.text(firstPrompt) : undefined) ?? threadId;
@@ -62,16 +83,7 @@ export function piCatalog(
     ];
   }
 
-  function units(): string[] {
-    const out: string[] = [];
-    for (const d of listDir(cfs, root)) {
-      if (d.file && d.name.endsWith('.jsonl')) out.push(path.join(root, d.name));
-      else if (d.dir)
-        for (const f of listDir(cfs, path.join(root, d.name)))
-          if (f.file && f.name.endsWith('.jsonl')) out.push(path.join(root, d.name, f.name));
-    }
-    return out;
-  }
+  const units = (): string[] => sessionFiles(cfs, root);
 
   return {
     units,

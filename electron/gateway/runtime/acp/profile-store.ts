@@ -63,8 +63,9 @@ function check(p: AcpProfile): void {
 
 export type AcpProfileStore = ReturnType<typeof createAcpProfileStore>;
 
-export function createAcpProfileStore(db: Db, now: () => number, secrets: Secrets, logger?: Logger) {
-  const s = {
+/** The profile table's statements, prepared once. */
+function profileStatements(db: Db) {
+  return {
     list: db.prepare<[], ProfileDbRow>(`SELECT * FROM acp_profiles ORDER BY name`),
     get: db.prepare<[string], ProfileDbRow>(`SELECT * FROM acp_profiles WHERE id = ?`),
     upsert: db.prepare(
@@ -78,18 +79,11 @@ export function createAcpProfileStore(db: Db, now: () => number, secrets: Secret
     setEnv: db.prepare(`UPDATE acp_profiles SET env = ? WHERE id = ?`),
     remove: db.prepare(`DELETE FROM acp_profiles WHERE id = ?`),
   };
-  const open = (id: string, stored: string): string => {
-    try {
-      return secrets.open(stored);
-    } catch (err) {
-      logger?.warn('acp: a profile environment value cannot be unsealed', {
-        profile: id,
-        error: String(err),
-      });
-      return '';
-    }
-  };
-  const toProfile = (r: ProfileDbRow): StoredAcpProfile => ({
+}
+
+/** A stored row as a profile, its environment unsealed by `open`. */
+function rowToProfile(r: ProfileDbRow, open: (id: string, stored: string) => string): StoredAcpProfile {
+  return {
     id: r.id,
     name: r.name,
     command: r.command,
@@ -102,7 +96,24 @@ export function createAcpProfileStore(db: Db, now: () => number, secrets: Secret
     askTerminal: r.ask_terminal === 1,
     reach: isReach(r.reach) ? r.reach : 'tree', // a hand-written value: the narrowest
     rev: r.command_rev,
-  });
+  };
+}
+
+export function createAcpProfileStore(db: Db, now: () => number, secrets: Secrets, logger?: Logger) {
+  const s = profileStatements(db);
+  // A value that cannot be unsealed (another machine's keyring) reads as empty, with a warning.
+  const open = (id: string, stored: string): string => {
+    try {
+      return secrets.open(stored);
+    } catch (err) {
+      logger?.warn('acp: a profile environment value cannot be unsealed', {
+        profile: id,
+        error: String(err),
+      });
+      return '';
+    }
+  };
+  const toProfile = (r: ProfileDbRow): StoredAcpProfile => rowToProfile(r, open);
   const get = (id: string): StoredAcpProfile | undefined => {
     const r = s.get.get(id);
     return r ? toProfile(r) : undefined;

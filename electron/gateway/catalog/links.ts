@@ -78,7 +78,8 @@ export interface MarkerFields {
   scanState: string | null;
 }
 
-export function createLinkRepo(db: Database.Database) {
+/** The links' and own texts' statements, prepared once. */
+function linkStatements(db: Database.Database) {
   const cols = `session_key, provider, thread_id, host_id, source_ref, cwd, source_hash, generation, marker_offset,
     marker_inode, marker_json, scan_state, missing_streak`;
   const getStmt = db.prepare(`SELECT ${cols} FROM catalog_upstream_links WHERE session_key = ?`);
@@ -125,31 +126,79 @@ export function createLinkRepo(db: Database.Database) {
     `DELETE FROM catalog_own_texts WHERE session_key = ? AND id NOT IN
        (SELECT id FROM catalog_own_texts WHERE session_key = ? ORDER BY id DESC LIMIT ${OWN_TEXTS_KEPT})`,
   );
+  return {
+    getStmt,
+    watchedStmt,
+    upsertStmt,
+    markerStmt,
+    streakStmt,
+    removeStmt,
+    removeHostStmt,
+    keysStmt,
+    ownManyStmt,
+    ownStmt,
+    addOwnStmt,
+    trimOwnStmt,
+  };
+}
+
+/** The last texts Sightline sent into each adopted session (self-echo), newest first. */
+function ownTexts(
+  db: Database.Database,
+  st: Pick<ReturnType<typeof linkStatements>, 'ownManyStmt' | 'ownStmt' | 'addOwnStmt' | 'trimOwnStmt'>,
+) {
+  const addOwn = db.transaction((key: string, text: string, now: number) => {
+    st.addOwnStmt.run(key, text, now);
+    st.trimOwnStmt.run(key, key);
+  });
+  return {
+    /** The recent own texts of many sessions at once (newest first, at most ten each). */
+    ownTextsOf(sessionKeys: readonly string[]): Map<string, string[]> {
+      const out = new Map<string, string[]>();
+      if (sessionKeys.length === 0) return out;
+      for (const r of st.ownManyStmt.all(JSON.stringify(sessionKeys)) as {
+        session_key: string;
+        text: string;
+      }[]) {
+        const list = out.get(r.session_key) ?? [];
+        if (list.length < OWN_TEXTS_KEPT) list.push(r.text);
+        out.set(r.session_key, list);
+      }
+      return out;
+    },
+    ownTexts(sessionKey: string): string[] {
+      return (st.ownStmt.all(sessionKey) as { text: string }[]).map((r) => r.text);
+    },
+    addOwnText(sessionKey: string, text: string, now: number): void {
+      addOwn(sessionKey, text, now);
+    },
+  };
+}
+
+export function createLinkRepo(db: Database.Database) {
+  const st = linkStatements(db);
   // The watched links change only through a write to this database: on this connection
   // (total_changes) or another one (data_version). An idle check then costs no query at all.
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const totalChanges = db.prepare('SELECT total_changes()').pluck();
   let cache: { dv: unknown; tc: unknown; links: Link[]; own?: Map<string, string[]> } | undefined;
-  const addOwn = db.transaction((key: string, text: string, now: number) => {
-    addOwnStmt.run(key, text, now);
-    trimOwnStmt.run(key, key);
-  });
 
   return {
+    ...ownTexts(db, st),
     get(sessionKey: string): Link | undefined {
-      const r = getStmt.get(sessionKey) as LinkRowDb | undefined;
+      const r = st.getStmt.get(sessionKey) as LinkRowDb | undefined;
       return r ? toLink(r) : undefined;
     },
     /** The session keys of every link (a listing marks the adopted entries with one query). */
     keys(): Set<string> {
-      return new Set(keysStmt.all() as string[]);
+      return new Set(st.keysStmt.all() as string[]);
     },
     /** Links some session watches: only those are checked (spec: "watched adopted sessions"). */
     watched(): Link[] {
       const dv = dataVersion.get();
       const tc = totalChanges.get();
       if (cache && cache.dv === dv && cache.tc === tc) return cache.links;
-      const links = (watchedStmt.all() as LinkRowDb[]).map(toLink);
+      const links = (st.watchedStmt.all() as LinkRowDb[]).map(toLink);
       cache = { dv, tc, links };
       return links;
     },
@@ -167,44 +216,26 @@ export function createLinkRepo(db: Database.Database) {
       const prev = this.get(l.sessionKey);
       const generation = (prev?.generation ?? 0) + 1;
       const hash = sourceHash(l.hostId, l.provider, l.threadId, l.ref, generation);
-      upsertStmt.run({ ...l, ref: JSON.stringify(l.ref), sourceHash: hash, generation, now });
+      st.upsertStmt.run({ ...l, ref: JSON.stringify(l.ref), sourceHash: hash, generation, now });
       return this.get(l.sessionKey)!;
     },
     /** Compare-and-swap on the generation: false when the link was re-adopted or removed meanwhile. */
     saveMarker(l: Link, m: MarkerFields, now: number): boolean {
-      return markerStmt.run({ ...m, sessionKey: l.sessionKey, generation: l.generation, now }).changes === 1;
+      return (
+        st.markerStmt.run({ ...m, sessionKey: l.sessionKey, generation: l.generation, now }).changes === 1
+      );
     },
     saveStreak(l: Link, streak: number, now: number): boolean {
       return (
-        streakStmt.run({ streak, sessionKey: l.sessionKey, generation: l.generation, now }).changes === 1
+        st.streakStmt.run({ streak, sessionKey: l.sessionKey, generation: l.generation, now }).changes === 1
       );
     },
     remove(l: Link): void {
-      removeStmt.run(l.sessionKey, l.generation);
+      st.removeStmt.run(l.sessionKey, l.generation);
     },
     /** Every link of a host (a node the person removed): no upstream_missing, the sessions stay. */
     removeHost(hostId: string): void {
-      removeHostStmt.run(hostId);
-    },
-    /** The recent own texts of many sessions at once (newest first, at most ten each). */
-    ownTextsOf(sessionKeys: readonly string[]): Map<string, string[]> {
-      const out = new Map<string, string[]>();
-      if (sessionKeys.length === 0) return out;
-      for (const r of ownManyStmt.all(JSON.stringify(sessionKeys)) as {
-        session_key: string;
-        text: string;
-      }[]) {
-        const list = out.get(r.session_key) ?? [];
-        if (list.length < OWN_TEXTS_KEPT) list.push(r.text);
-        out.set(r.session_key, list);
-      }
-      return out;
-    },
-    ownTexts(sessionKey: string): string[] {
-      return (ownStmt.all(sessionKey) as { text: string }[]).map((r) => r.text);
-    },
-    addOwnText(sessionKey: string, text: string, now: number): void {
-      addOwn(sessionKey, text, now);
+      st.removeHostStmt.run(hostId);
     },
   };
 }

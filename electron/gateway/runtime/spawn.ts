@@ -76,82 +76,91 @@ interface Planned {
   profileId?: string;
 }
 
-export function createSpawner(deps: SpawnDeps) {
+/** Which runner makes the child, its key and what the runner planned; throws before anything is written. */
+function plan(deps: SpawnDeps, req: SpawnRequest): Planned {
+  const runner = deps.runners.child(req.runtime);
+  if (!runner) throw invalidArgument(`Unknown runtime: ${req.runtime}`);
+  if (req.node !== undefined && req.runtime !== 'acp')
+    throw invalidArgument('Only an ACP agent runs on a paired node (runtime "acp")');
+  const key = childKeyFor(req.agentId, req.runtime, req.id ?? newChildId());
+  const p = runner.plan(key, {
+    ...(req.profile !== undefined ? { profile: req.profile } : {}),
+    ...(req.cwd !== undefined ? { cwd: req.cwd } : {}),
+    ...(req.node !== undefined ? { node: req.node } : {}),
+    by: req.from.type,
+  });
+  const cwd = req.cwd ?? p.cwd;
+  return { req, key, runId: randomUUID(), runner, ...p, ...(cwd ? { cwd } : {}) };
+}
+
+/** Everything the child is, in one transaction. */
+function commit(deps: SpawnDeps, p: Planned): SessionInfo {
   const { tx, emit } = deps;
-
-  const plan = (req: SpawnRequest): Planned => {
-    const runner = deps.runners.child(req.runtime);
-    if (!runner) throw invalidArgument(`Unknown runtime: ${req.runtime}`);
-    if (req.node !== undefined && req.runtime !== 'acp')
-      throw invalidArgument('Only an ACP agent runs on a paired node (runtime "acp")');
-    const key = childKeyFor(req.agentId, req.runtime, req.id ?? newChildId());
-    const p = runner.plan(key, {
-      ...(req.profile !== undefined ? { profile: req.profile } : {}),
-      ...(req.cwd !== undefined ? { cwd: req.cwd } : {}),
-      ...(req.node !== undefined ? { node: req.node } : {}),
-      by: req.from.type,
+  const { req, key } = p;
+  const label =
+    req.label ?? (p.labelHead ? `${p.labelHead}: ${req.message.slice(0, 60)}` : req.message.slice(0, 80));
+  return tx.run(() => {
+    const session = deps.sessions.create({
+      key,
+      label,
+      ...(req.parentKey ? { parentKey: req.parentKey } : {}),
+      ...(p.cwd ? { cwd: p.cwd } : {}),
     });
-    const cwd = req.cwd ?? p.cwd;
-    return { req, key, runId: randomUUID(), runner, ...p, ...(cwd ? { cwd } : {}) };
-  };
-
-  /** Everything the child is, in one transaction. */
-  const commit = (p: Planned): SessionInfo => {
-    const { req, key } = p;
-    const label =
-      req.label ?? (p.labelHead ? `${p.labelHead}: ${req.message.slice(0, 60)}` : req.message.slice(0, 80));
-    return tx.run(() => {
-      const session = deps.sessions.create({
-        key,
-        label,
-        ...(req.parentKey ? { parentKey: req.parentKey } : {}),
-        ...(p.cwd ? { cwd: p.cwd } : {}),
-      });
-      // Before the first turn, so the parent's cursor is seeded at this version.
-      const seeded = deps.state.record({
-        sessionKey: key,
-        kind: 'child_spawned',
-        actorType: req.from.type,
-        actorId: req.from.id,
-        summary: 'child session spawned',
-        ...(req.parentKey ? { watchers: [req.parentKey] } : {}),
-      });
-      if (!seeded) throw new Error(`could not record child_spawned for ${key}`);
-      const first = deps.transcripts.append(key, {
-        role: 'user',
-        actorType: req.from.type,
-        actorId: req.from.id,
-        text: req.message,
-      });
-      // A person's first message is their turn: it reaches the parent as one notice.
-      if (req.from.type === 'human') recordHumanTurn(deps.state, session, 'desktop', req.from.id);
-      emit({ type: 'transcript:appended', message: first });
-      emit({ type: 'run:changed', run: deps.runs.start(p.runId, key, 'queued', deps.now()) });
-      return session;
+    // Before the first turn, so the parent's cursor is seeded at this version.
+    const seeded = deps.state.record({
+      sessionKey: key,
+      kind: 'child_spawned',
+      actorType: req.from.type,
+      actorId: req.from.id,
+      summary: 'child session spawned',
+      ...(req.parentKey ? { watchers: [req.parentKey] } : {}),
     });
-  };
+    if (!seeded) throw new Error(`could not record child_spawned for ${key}`);
+    const first = deps.transcripts.append(key, {
+      role: 'user',
+      actorType: req.from.type,
+      actorId: req.from.id,
+      text: req.message,
+    });
+    // A person's first message is their turn: it reaches the parent as one notice.
+    if (req.from.type === 'human') recordHumanTurn(deps.state, session, 'desktop', req.from.id);
+    emit({ type: 'transcript:appended', message: first });
+    emit({ type: 'run:changed', run: deps.runs.start(p.runId, key, 'queued', deps.now()) });
+    return session;
+  });
+}
 
-  const spawnInfo = (p: Planned, onStarted?: () => void): SpawnInfo => ({
+/** What the runner reports the child's outcome with. */
+function spawnInfo(p: Planned, onStarted?: () => void): SpawnInfo {
+  return {
     runId: p.runId,
     ...(p.req.parentKey ? { parentKey: p.req.parentKey } : {}),
     ...(p.req.timeoutMs ? { timeoutMs: p.req.timeoutMs } : {}),
     ...(onStarted ? { onStarted } : {}),
-  });
+  };
+}
 
-  const spawned = (p: Planned): Spawned => ({
+/** The answer to the one who spawned. */
+function spawned(p: Planned): Spawned {
+  return {
     childSessionKey: p.key,
     runId: p.runId,
     runtime: p.req.runtime,
     ...(p.profileId ? { profile: p.profileId } : {}),
-  });
+  };
+}
 
-  const child = (p: Planned) => ({
+/** The child as its runner starts it. */
+function child(p: Planned) {
+  return {
     key: p.key,
     ...(p.cwd ? { cwd: p.cwd } : {}),
     ...(p.req.node !== undefined ? { node: p.req.node } : {}),
     ...(p.config !== undefined ? { config: p.config } : {}),
-  });
+  };
+}
 
+export function createSpawner(deps: SpawnDeps) {
   return {
     /**
      * An agent's spawn. Throws (writing nothing) when the child cannot be made: an unknown ACP
@@ -159,8 +168,8 @@ export function createSpawner(deps: SpawnDeps) {
      * agent that then fails to start ends the child's first run as failed.
      */
     spawn(req: SpawnRequest): Spawned {
-      const p = plan(req);
-      commit(p);
+      const p = plan(deps, req);
+      commit(deps, p);
       deps.runners.started(p.key, p.runner);
       p.runner.begin({ ...child(p), task: req.message, spawn: spawnInfo(p) });
       return spawned(p);
@@ -173,11 +182,11 @@ export function createSpawner(deps: SpawnDeps) {
      * turn that fails later is a failed run.
      */
     async start(req: SpawnRequest): Promise<{ session: SessionInfo; spawned: Spawned }> {
-      const p = plan(req);
+      const p = plan(deps, req);
       const launched = p.runner.launch ? await p.runner.launch(child(p)) : undefined;
       let session: SessionInfo;
       try {
-        session = commit(p);
+        session = commit(deps, p);
       } catch (err) {
         launched?.abandon();
         throw err;

@@ -146,8 +146,9 @@ async function isolated(
   }
 }
 
-export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
-  const history: ToolDefinition = {
+/** sessions_history: a page of another session's transcript, secrets masked. */
+function historyTool(deps: AgentToolDeps): ToolDefinition {
+  return {
     name: 'sessions_history',
     description:
       'Read a session transcript, newest page first (page with beforeId). Credential-like text (API keys, tokens, private keys, passwords in URLs) is masked; `masked` says how many were.',
@@ -176,8 +177,11 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
       };
     },
   };
+}
 
-  const send: ToolDefinition = {
+/** sessions_send: a message into another session (its turn starts), optionally watching it. */
+function sendTool(deps: AgentToolDeps): ToolDefinition {
+  return {
     name: 'sessions_send',
     description:
       'Send a message to another session (starts its turn). watch: true makes you a watcher of it.',
@@ -201,8 +205,11 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
       return { status: 'delivered', sessionKey: session.key, ...(watch !== undefined ? { watched } : {}) };
     },
   };
+}
 
-  const spawn: ToolDefinition = {
+/** sessions_spawn: a sub-agent session, native or ACP, optionally in its own worktree or on a node. */
+function spawnTool(deps: AgentToolDeps): ToolDefinition {
+  return {
     name: 'sessions_spawn',
     description:
       'Spawn a sub-agent session for a task. It runs in the background; its completion is announced to you. runtime "acp" starts an ACP coding agent (profile).',
@@ -270,8 +277,11 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
       }
     },
   };
+}
 
-  const goalSet: ToolDefinition = {
+/** goal_set: the caller's own goal, created or updated. */
+function goalSetTool(deps: AgentToolDeps): ToolDefinition {
+  return {
     name: 'goal_set',
     description: "Create or update your session's goal (objective and/or status).",
     parameters: {
@@ -303,8 +313,11 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
       }
     },
   };
+}
 
-  const goalClear: ToolDefinition = {
+/** goal_clear: the caller's own goal, cleared. */
+function goalClearTool(deps: AgentToolDeps): ToolDefinition {
+  return {
     name: 'goal_clear',
     description: "Clear your session's goal.",
     parameters: { type: 'object', properties: {} },
@@ -312,6 +325,8 @@ export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
       return { cleared: deps.goals.clear(ctx.caller, { type: 'agent', id: ctx.caller }) };
     },
   };
+}
 
-  return [history, send, spawn, goalSet, goalClear];
+export function agentTools(deps: AgentToolDeps): ToolDefinition[] {
+  return [historyTool, sendTool, spawnTool, goalSetTool, goalClearTool].map((tool) => tool(deps));
 }

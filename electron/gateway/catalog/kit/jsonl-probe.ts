@@ -128,48 +128,74 @@ function parseLine(buf: Buffer, a: number, b: number): Row | undefined {
   }
 }
 
-export function probeJsonl(input: ProbeInput): ProbeOutcome {
-  const { file, marker, rules, ownTexts, fs: cfs } = input;
-  const windowBytes = input.windowBytes ?? WINDOW_BYTES;
-  let size: number;
-  let ino: string;
+/** An activity with no new turns: only the marker may have moved. */
+function quiet(next: JsonlMarker, changed: boolean): ProbeOutcome {
+  return { kind: 'activity', turns: 0, next, changed, echoes: 0, malformed: 0 };
+}
+
+/**
+ * The file's size and inode, or the outcome when it is gone: missing, or (compressed or archived)
+ * the same bytes live on under another name. The next plain file (Codex decompresses before
+ * appending) continues at the same offset, whatever its inode.
+ */
+function statOrOutcome(input: ProbeInput): { size: number; ino: string } | ProbeOutcome {
   try {
-    const st = cfs.statSync(file);
-    size = st.size;
-    ino = inodeOf(st);
+    const st = input.fs.statSync(input.file);
+    return { size: st.size, ino: inodeOf(st) };
   } catch (err) {
     if (!isNotFound(err)) return { kind: 'inconclusive', error: err };
     try {
-      // Compressed or archived: the same bytes live on under another name. The next plain file
-      // (Codex decompresses before appending) continues at the same offset, whatever its inode.
-      if (input.existsElsewhere?.())
-        return {
-          kind: 'activity',
-          turns: 0,
-          next: { ...marker, ino: null },
-          changed: marker.ino !== null,
-          echoes: 0,
-          malformed: 0,
-        };
+      if (input.existsElsewhere?.()) return quiet({ ...input.marker, ino: null }, input.marker.ino !== null);
     } catch (e) {
       return { kind: 'inconclusive', error: e };
     }
     return { kind: 'missing' };
   }
+}
+
+/** Counts (and shows) every whole row in buf[from, to]; `to` is a newline. */
+function countLines(
+  input: ProbeInput,
+  tally: Tally,
+  messages: VisibleMessage[] | undefined,
+  buf: Buffer,
+  from: number,
+  to: number,
+): void {
+  const { rules, ownTexts } = input;
+  let a = from;
+  while (a <= to) {
+    const b = buf.indexOf(10, a);
+    if (b > a) {
+      const row = parseLine(buf, a, b);
+      const v = countRow(
+        tally,
+        rules,
+        row,
+        () => {
+          const t = row ? rules.text(row) : undefined;
+          return t === undefined ? undefined : textKey(t);
+        },
+        ownTexts,
+      );
+      show(messages, rules, row, v);
+    }
+    a = b + 1;
+  }
+}
+
+export function probeJsonl(input: ProbeInput): ProbeOutcome {
+  const { file, marker, rules, ownTexts, fs: cfs } = input;
+  const windowBytes = input.windowBytes ?? WINDOW_BYTES;
+  const stat = statOrOutcome(input);
+  if ('kind' in stat) return stat;
+  const { size, ino } = stat;
   if (marker.ino !== null && marker.ino !== ino)
     return { kind: 'rebaseline', next: { offset: size, ino, pend: null }, reason: 'replaced' };
   const pos = marker.pend ? marker.pend.at : marker.offset;
   if (size < pos) return { kind: 'rebaseline', next: { offset: size, ino, pend: null }, reason: 'shrunk' };
   const inoChanged = marker.ino === null;
-  if (size === pos)
-    return {
-      kind: 'activity',
-      turns: 0,
-      next: { ...marker, ino },
-      changed: inoChanged,
-      echoes: 0,
-      malformed: 0,
-    };
+  if (size === pos) return quiet({ ...marker, ino }, inoChanged);
 
   let buf: Buffer;
   try {
@@ -197,17 +223,8 @@ export function probeJsonl(input: ProbeInput): ProbeOutcome {
     const end = nl >= 0 ? nl : utf8SafeEnd(buf, buf.length);
     const st: ScanState = structuredClone(pend.st);
     scanFeed(st, rules.scan, buf.toString('utf8', 0, end));
-    if (nl < 0) {
-      return {
-        kind: 'activity',
-        turns: 0,
-        next: { offset, ino, pend: { at: pos + end, st } },
-        // Nothing consumed (the file ends inside a UTF-8 character): report no change.
-        changed: end > 0 || inoChanged,
-        echoes: 0,
-        malformed: 0,
-      };
-    }
+    // Nothing consumed (the file ends inside a UTF-8 character): report no change.
+    if (nl < 0) return quiet({ offset, ino, pend: { at: pos + end, st } }, end > 0 || inoChanged);
     const res = scanFinish(st, rules.scan);
     show(
       messages,
@@ -222,25 +239,7 @@ export function probeJsonl(input: ProbeInput): ProbeOutcome {
 
   const lastNl = buf.lastIndexOf(10);
   if (lastNl >= cur) {
-    let a = cur;
-    while (a <= lastNl) {
-      const b = buf.indexOf(10, a);
-      if (b > a) {
-        const row = parseLine(buf, a, b);
-        const v = countRow(
-          tally,
-          rules,
-          row,
-          () => {
-            const t = row ? rules.text(row) : undefined;
-            return t === undefined ? undefined : textKey(t);
-          },
-          ownTexts,
-        );
-        show(messages, rules, row, v);
-      }
-      a = b + 1;
-    }
+    countLines(input, tally, messages, buf, cur, lastNl);
     offset = pos + lastNl + 1;
     cur = lastNl + 1;
   } else if (cur === 0 && buf.length >= windowBytes) {

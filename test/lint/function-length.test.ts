@@ -33,7 +33,6 @@ const DEBT = [
   'renderer/src/features/timeline/Timeline.tsx#Timeline',
   'renderer/src/features/settings/Settings.tsx#AgentForm',
   'electron/node/watch.ts#createWatchSet',
-  'renderer/src/stores/fleet.ts#useFleet',
   'renderer/src/App.tsx#App',
   'electron/node/guard.ts#guardedFs',
   'renderer/src/features/settings/Nodes.tsx#AddNode',

@@ -87,6 +87,61 @@ const initial = {
  */
 const COMMIT_MS = 100;
 
+/**
+ * Pushed events applied to the sessions map: a new map only when something changed (one copy per
+ * commit, not per event: 10,000 sessions × 200 events/s), whether a session went, and the sessions
+ * to read again from the gateway.
+ */
+function applyToSessions(
+  before: Record<string, SessionView>,
+  events: GatewayEvent[],
+): { sessions: Record<string, SessionView>; deleted: boolean; refresh: Set<string> } {
+  const refresh = new Set<string>();
+  let sessions = before;
+  const writable = () => (sessions === before ? (sessions = { ...before }) : sessions);
+  let deleted = false;
+  const patch = (key: string, fn: (v: SessionView) => SessionView) => {
+    const v = sessions[key];
+    if (v) writable()[key] = fn(v);
+  };
+  for (const e of events) {
+    switch (e.type) {
+      case 'state:event':
+        patch(e.sessionKey, (v) => ({ ...v, stateVersion: Math.max(v.stateVersion, e.event.sequence) }));
+        if (
+          e.event.kind === 'upstream_missing' ||
+          e.event.kind === 'adopted' ||
+          e.event.kind === 'goal_changed'
+        ) {
+          refresh.add(e.sessionKey);
+        }
+        break;
+      case 'run:changed':
+        // The status shows at once; tokens are the session's total over all runs, re-read.
+        patch(e.run.sessionKey, (v) => ({ ...v, runStatus: e.run.status }));
+        refresh.add(e.run.sessionKey);
+        break;
+      case 'session:status':
+        patch(e.sessionKey, (v) => ({ ...v, status: e.status }));
+        break;
+      case 'notice:queued':
+      case 'notice:drained':
+      case 'session:changed':
+        refresh.add(e.sessionKey);
+        break;
+      case 'session:deleted':
+        if (sessions[e.sessionKey]) {
+          delete writable()[e.sessionKey];
+          deleted = true;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  return { sessions, deleted, refresh };
+}
+
 export const useFleet = create<FleetState>()((set, get) => {
   let queued: GatewayEvent[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -101,52 +156,8 @@ export const useFleet = create<FleetState>()((set, get) => {
   };
 
   const apply = (events: GatewayEvent[]) => {
-    const refresh = new Set<string>();
-    // One copy of the session map per commit, not per event (10,000 sessions × 200 events/s).
-    const before = get().sessions;
-    let sessions = before;
-    const writable = () => (sessions === before ? (sessions = { ...before }) : sessions);
-    let deleted = false;
-    const patch = (key: string, fn: (v: SessionView) => SessionView) => {
-      const v = sessions[key];
-      if (v) writable()[key] = fn(v);
-    };
-    for (const e of events) {
-      switch (e.type) {
-        case 'state:event':
-          patch(e.sessionKey, (v) => ({ ...v, stateVersion: Math.max(v.stateVersion, e.event.sequence) }));
-          if (
-            e.event.kind === 'upstream_missing' ||
-            e.event.kind === 'adopted' ||
-            e.event.kind === 'goal_changed'
-          ) {
-            refresh.add(e.sessionKey);
-          }
-          break;
-        case 'run:changed':
-          // The status shows at once; tokens are the session's total over all runs, re-read.
-          patch(e.run.sessionKey, (v) => ({ ...v, runStatus: e.run.status }));
-          refresh.add(e.run.sessionKey);
-          break;
-        case 'session:status':
-          patch(e.sessionKey, (v) => ({ ...v, status: e.status }));
-          break;
-        case 'notice:queued':
-        case 'notice:drained':
-        case 'session:changed':
-          refresh.add(e.sessionKey);
-          break;
-        case 'session:deleted':
-          if (sessions[e.sessionKey]) {
-            delete writable()[e.sessionKey];
-            deleted = true;
-          }
-          break;
-        default:
-          break;
-      }
-    }
-    if (sessions !== before) set((s) => ({ sessions, shape: deleted ? s.shape + 1 : s.shape }));
+    const { sessions, deleted, refresh } = applyToSessions(get().sessions, events);
+    if (sessions !== get().sessions) set((s) => ({ sessions, shape: deleted ? s.shape + 1 : s.shape }));
     for (const key of refresh) void get().refreshSession(key);
   };
 

@@ -23,8 +23,6 @@ const DEBT = [
   'electron/node/service.ts#createNodeService',
   'electron/gateway/catalog/remote.ts#createRemoteCatalog',
   'electron/gateway/catalog/monitor.ts#createMonitor',
-  'electron/gateway/catalog/remote-check.ts#createRemoteCheck',
-  'electron/gateway/catalog/remote-check.ts#check',
   'renderer/src/features/start/NewSessionDialog.tsx#NewSessionDialog',
   'renderer/src/features/settings/AcpProfiles.tsx#ProfileForm',
   'electron/gateway/catalog/opencode/index.ts#open',

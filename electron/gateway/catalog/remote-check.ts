@@ -88,61 +88,112 @@ const markerOf = (l: Link): MarkerFields => ({
   scanState: l.scanState,
 });
 
+/**
+ * The changes to send `conn` for `list`: links new or changed since it last got them (with
+ * their numbers), and the numbers of links no longer checked there. Nothing is marked sent.
+ */
+function diff(links: LinkRepo, w: Watching, list: Link[]) {
+  const own = links.watchedOwnTexts();
+  const check = ++w.checks;
+  const set: { entry: Record<string, unknown>; sent: Sent; key: string }[] = [];
+  // Links with a missing streak: their next outcome is wanted even when idle (it resets it).
+  const report: number[] = [];
+  for (const l of list) {
+    const o = own.get(l.sessionKey);
+    const was = w.byKey.get(l.sessionKey);
+    if (was) was.seen = check;
+    const id = was?.id ?? w.nextId++;
+    if (l.streak !== 0) report.push(id);
+    if (was && unchanged(was.link, l) && sameOwn(was.own, o)) {
+      // The same content: keep the newest objects, so the next comparison is by identity.
+      was.link = l;
+      was.own = o;
+      continue;
+    }
+    set.push({
+      key: l.sessionKey,
+      sent: { id, link: l, own: o, seen: check },
+      entry: { id, provider: l.provider, ref: l.ref, marker: markerOf(l), own: (o ?? []).map(textKey) },
+    });
+  }
+  const drop: string[] = [];
+  for (const [key, s] of w.byKey) if (s.seen !== check) drop.push(key);
+  return { set, drop, report };
+}
+
+/** `set` in requests of at most WATCH_BATCH_BYTES / WATCH_BATCH_LINKS each. */
+function batches<T extends { entry: Record<string, unknown> }>(set: T[]): T[][] {
+  const out: T[][] = [];
+  let cur: T[] = [];
+  let bytes = 0;
+  for (const x of set) {
+    const n = JSON.stringify(x.entry).length;
+    if (cur.length > 0 && (bytes + n > WATCH_BATCH_BYTES || cur.length >= WATCH_BATCH_LINKS)) {
+      out.push(cur);
+      cur = [];
+      bytes = 0;
+    }
+    cur.push(x);
+    bytes += n;
+  }
+  out.push(cur);
+  return out;
+}
+
+/** The node's connection within the budget; undefined (logged) when it is offline. */
+async function connectWithin(
+  d: RemoteCheckDeps,
+  hostId: string,
+  links: number,
+): Promise<NodeConnection | undefined> {
+  try {
+    return await Promise.race([
+      d.nodes.connection(hostId),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new NodeOfflineError('no connection within the budget')), d.budgetMs).unref(),
+      ),
+    ]);
+  } catch (err) {
+    // Inconclusive for every link: markers and streaks stay as they are.
+    d.logger.warn('catalog: node offline; its links wait for it', {
+      nodeId: hostId,
+      links,
+      error: String((err as Error)?.message ?? err),
+    });
+    return undefined;
+  }
+}
+
+/** Each outcome the node sent, applied to the link it was asked about (by its number). */
+function applyResults(
+  d: RemoteCheckDeps,
+  hostId: string,
+  w: Watching,
+  all: Link[],
+  answered: unknown,
+  apply: ApplyOutcome,
+): void {
+  const results = Array.isArray(answered) ? answered : [];
+  if (results.length === 0) return;
+  const byId = new Map<number, Link>();
+  for (const l of all) byId.set(w.byKey.get(l.sessionKey)!.id, l);
+  for (const r of results) {
+    const l = isObject(r) && typeof r.id === 'number' ? byId.get(r.id) : undefined;
+    if (!l) {
+      d.logger.warn('catalog: node answered for a link it was not asked about', { nodeId: hostId });
+      continue;
+    }
+    try {
+      apply(l, wireOutcome(r, markerOf(l)));
+    } catch (err) {
+      d.logger.error('catalog: upstream check failed', { sessionKey: l.sessionKey, error: String(err) });
+    }
+  }
+}
+
 export function createRemoteCheck(d: RemoteCheckDeps): RemoteChecks['check'] {
   const { nodes, links, logger, ask } = d;
   const watching = new WeakMap<NodeConnection, Watching>();
-
-  /**
-   * The changes to send `conn` for `list`: links new or changed since it last got them (with
-   * their numbers), and the numbers of links no longer checked there. Nothing is marked sent.
-   */
-  function diff(w: Watching, list: Link[]) {
-    const own = links.watchedOwnTexts();
-    const check = ++w.checks;
-    const set: { entry: Record<string, unknown>; sent: Sent; key: string }[] = [];
-    // Links with a missing streak: their next outcome is wanted even when idle (it resets it).
-    const report: number[] = [];
-    for (const l of list) {
-      const o = own.get(l.sessionKey);
-      const was = w.byKey.get(l.sessionKey);
-      if (was) was.seen = check;
-      const id = was?.id ?? w.nextId++;
-      if (l.streak !== 0) report.push(id);
-      if (was && unchanged(was.link, l) && sameOwn(was.own, o)) {
-        // The same content: keep the newest objects, so the next comparison is by identity.
-        was.link = l;
-        was.own = o;
-        continue;
-      }
-      set.push({
-        key: l.sessionKey,
-        sent: { id, link: l, own: o, seen: check },
-        entry: { id, provider: l.provider, ref: l.ref, marker: markerOf(l), own: (o ?? []).map(textKey) },
-      });
-    }
-    const drop: string[] = [];
-    for (const [key, s] of w.byKey) if (s.seen !== check) drop.push(key);
-    return { set, drop, report };
-  }
-
-  /** `set` in requests of at most WATCH_BATCH_BYTES / WATCH_BATCH_LINKS each. */
-  function batches<T extends { entry: Record<string, unknown> }>(set: T[]): T[][] {
-    const out: T[][] = [];
-    let cur: T[] = [];
-    let bytes = 0;
-    for (const x of set) {
-      const n = JSON.stringify(x.entry).length;
-      if (cur.length > 0 && (bytes + n > WATCH_BATCH_BYTES || cur.length >= WATCH_BATCH_LINKS)) {
-        out.push(cur);
-        cur = [];
-        bytes = 0;
-      }
-      cur.push(x);
-      bytes += n;
-    }
-    out.push(cur);
-    return out;
-  }
 
   /**
    * One node's share of a monitor check: the watch set brought up to date (large changes in
@@ -156,29 +207,11 @@ export function createRemoteCheck(d: RemoteCheckDeps): RemoteChecks['check'] {
     cancelled: () => boolean,
   ): Promise<void> {
     const deadline = performance.now() + d.budgetMs;
-    let conn: NodeConnection;
-    try {
-      conn = await Promise.race([
-        nodes.connection(hostId),
-        new Promise<never>((_, reject) =>
-          setTimeout(
-            () => reject(new NodeOfflineError('no connection within the budget')),
-            d.budgetMs,
-          ).unref(),
-        ),
-      ]);
-    } catch (err) {
-      // Inconclusive for every link: markers and streaks stay as they are.
-      logger.warn('catalog: node offline; its links wait for it', {
-        nodeId: hostId,
-        links: all.length,
-        error: String((err as Error)?.message ?? err),
-      });
-      return;
-    }
+    const conn = await connectWithin(d, hostId, all.length);
+    if (!conn) return;
     let w = watching.get(conn);
     if (!w) watching.set(conn, (w = { byKey: new Map(), nextId: 1, checks: 0 }));
-    const { set, drop, report } = diff(w, all);
+    const { set, drop, report } = diff(links, w, all);
     const sent = (xs: typeof set) => {
       for (const x of xs) w.byKey.set(x.key, x.sent);
     };
@@ -220,23 +253,7 @@ export function createRemoteCheck(d: RemoteCheckDeps): RemoteChecks['check'] {
       return;
     }
     if (cancelled()) return;
-    const results = Array.isArray(answer?.results) ? answer.results : [];
-    if (results.length > 0) {
-      const byId = new Map<number, Link>();
-      for (const l of all) byId.set(w.byKey.get(l.sessionKey)!.id, l);
-      for (const r of results) {
-        const l = isObject(r) && typeof r.id === 'number' ? byId.get(r.id) : undefined;
-        if (!l) {
-          logger.warn('catalog: node answered for a link it was not asked about', { nodeId: hostId });
-          continue;
-        }
-        try {
-          apply(l, wireOutcome(r, markerOf(l)));
-        } catch (err) {
-          logger.error('catalog: upstream check failed', { sessionKey: l.sessionKey, error: String(err) });
-        }
-      }
-    }
+    applyResults(d, hostId, w, all, answer?.results, apply);
     if (answer?.partial === true)
       logger.warn('catalog: node check over budget; the rest waits for the next check', {
         nodeId: hostId,

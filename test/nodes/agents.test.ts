@@ -1,9 +1,11 @@
 // Agents on a paired node (issue 30.1), over a real OpenSSH server (sshd.ts) with a real agent
 // (Codex through codex-acp, against the Responses stand-in): a person starts it on the node, a
 // whole turn with Sightline's MCP tool answered through the link (no port on the node), a cancel,
-// a dropped link re-attached without losing or doubling an update, no process left on the node
-// after delete, and a link that stays down past the grace ending the run `failed: link lost` with
-// the node stopping the agent.
+// a dropped link re-attached without losing or doubling an update, a crash and Retry on the same
+// node, hostile frames from the node refused while the link keeps serving, no process left on the
+// node after delete, a gateway restart (the node stops the agent: README → Decisions), and a link
+// that stays down past the grace the person set ending the run `failed: link lost` with the node
+// stopping the agent. The folder check and sessions_spawn with a node go through the same link.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -128,6 +130,8 @@ function topOf(tag: string): number {
   if (top === undefined) throw new Error(`no agent process of ${tag} found in /proc`);
   return top;
 }
+
+const RESTART_REASON = 'interrupted by a restart';
 
 /** The page's own calls (the same handlers the renderer reaches). */
 const api = () =>
@@ -421,6 +425,32 @@ describe('an ACP agent on a paired node, over real sshd', { timeout: 180_000 }, 
     );
   });
 
+  it('a gateway closed while a node agent runs: the node stops it, and the reopened gateway shows the run ended with the reason', async () => {
+    const held = gate();
+    h.model.script([{ text: 'Never heard after the restart.', gate: held }]);
+    const info = await h.t.gw.sessions.start({
+      acpProfileId: h.profile('restart'),
+      cwd: h.cwd(),
+      message: 'Answer, slowly.',
+      node: nodeId,
+    });
+    await held.reached;
+    const tag = `${agent.id}-restart`;
+    expect(treeOf(tag).length).toBeGreaterThan(0);
+    // README → Decisions: no re-attach across a gateway restart; the node stops the agent at once.
+    const gw = h.t.restart();
+    await waitFor(() => treeOf(tag).length === 0, 10_000, 'the node to stop the agent');
+    expect(gw.runs.list(info.key).at(-1)).toMatchObject({ status: 'failed', error: RESTART_REASON });
+    held.release();
+    gw.consent.plug(async () => true);
+    // As for an agent on this machine: its conversation ended with the gateway, and says so.
+    await expect(gw.human.send(info.key, 'Are you back?')).rejects.toThrow(
+      `The ACP agent of ${info.key} is not running in this gateway (it ended with a restart)`,
+    );
+    gw.sessions.delete(info.key);
+    await waitFor(() => treeOf(tag).length === 0, 10_000, 'the agent to end with its session');
+  });
+
   it('a link down past the grace the person set: the run ends failed: link lost, and the node stops the agent', async () => {
     const { gw } = h.t;
     expect(gw.person.preferences.get().nodes).toEqual({ agentGraceSeconds: 120 });
@@ -448,7 +478,7 @@ describe('an ACP agent on a paired node, over real sshd', { timeout: 180_000 }, 
     );
     // No new SSH login can come in: the link cannot come back.
     sshd.stop();
-    process.kill(sshClients()[0]!, 'SIGKILL');
+    for (const pid of sshClients()) process.kill(pid, 'SIGKILL');
     const dropped = Date.now();
     await h.settle(info.key, 1, 'the run to end without its link');
     expect(gw.runs.list(info.key).at(-1)).toMatchObject({ status: 'failed', error: 'link lost' });

@@ -21,7 +21,6 @@ const DEBT = [
   'electron/gateway/installers/install.ts#createAcpRegistry',
   'electron/gateway/catalog/index.ts#createCatalog',
   'electron/node/service.ts#createNodeService',
-  'electron/gateway/catalog/remote.ts#createRemoteCatalog',
   'electron/gateway/catalog/monitor.ts#createMonitor',
   'renderer/src/features/start/NewSessionDialog.tsx#NewSessionDialog',
   'renderer/src/features/settings/AcpProfiles.tsx#ProfileForm',

@@ -1,7 +1,8 @@
 // `npm run bench`: runs every test/bench/*.bench.ts module, each in its own child process (so
 // peak RSS and GC state belong to that module alone), prints one table and rewrites the section
 // between <!-- bench:start --> and <!-- bench:end --> in README.md (test/bench/results.md when
-// there is no README). `npm run bench -- state` runs only the modules whose name contains "state".
+// there is no README). `npm run bench -- state` runs only the modules whose name contains "state";
+// `npm run bench -- state --merge` puts only those modules' fresh rows into the README's block.
 //
 // A module exports `async function run()`, resolving to flat figures
 // (`Record<string, string | number>`) or to a BenchResult: figures and tables (cost curves,
@@ -117,6 +118,54 @@ export function rewriteSection(doc: string, body: string): string {
   return `${doc.replace(/\s*$/, '\n')}\n## Benchmarks\n\n${block}\n`;
 }
 
+const FIGURES_HEAD = '| benchmark | metric | result |';
+
+/** The rendering of one table of `curves()`, without the blank line after it. */
+const oneTable = (t: BenchTable) => curves([{ name: '', result: { tables: [t] } }]).replace(/\n+$/, '');
+
+/**
+ * `npm run bench -- <module> --merge`: this run's rows replace only its modules' rows in the
+ * README's block (each figure row names its module; a table is found by its title), everything
+ * else stays as the last full run wrote it. A module's new rows take the place of its old ones,
+ * or go at the end of the figures table; a new table goes before it.
+ */
+export function mergeSection(doc: string, results: { name: string; result: BenchResult }[]): string {
+  const s = doc.indexOf(START);
+  const e = doc.indexOf(END);
+  if (s === -1 || e < s) throw new Error('--merge: README.md has no bench block to merge into');
+  let body = doc.slice(s + START.length, e);
+  for (const t of results.flatMap((r) => r.result.tables ?? [])) {
+    const at = body.indexOf(`**${t.title}**`);
+    if (at !== -1) {
+      // The table runs to the next table's title or the figures table.
+      const rest = body.slice(at + 1);
+      const next = [rest.search(/^\*\*/m), rest.indexOf(FIGURES_HEAD)].filter((i) => i !== -1);
+      const end = next.length ? at + 1 + Math.min(...next) : body.length;
+      body = `${body.slice(0, at)}${oneTable(t)}\n\n${body.slice(end)}`;
+    } else {
+      const head = body.indexOf(FIGURES_HEAD);
+      const at2 = head === -1 ? body.length : head;
+      body = `${body.slice(0, at2)}${oneTable(t)}\n\n${body.slice(at2)}`;
+    }
+  }
+  const lines = body.split('\n');
+  const head = lines.indexOf(FIGURES_HEAD);
+  if (head === -1) throw new Error('--merge: the bench block has no figures table');
+  for (const r of results) {
+    const fresh = table([r]).split('\n').slice(2);
+    const mine = (l: string) => l.startsWith(`| ${r.name} | `);
+    const first = lines.findIndex((l, i) => i > head && mine(l));
+    let end = head + 2;
+    while (end < lines.length && lines[end]!.startsWith('| ')) end++;
+    const kept = lines.filter((l, i) => !(i > head && i < end && mine(l)));
+    // No rows of its own yet: at the end of the figures table (none of its rows was removed).
+    const at = first === -1 ? end : first;
+    kept.splice(at, 0, ...fresh);
+    lines.splice(0, lines.length, ...kept);
+  }
+  return doc.slice(0, s + START.length) + lines.join('\n') + doc.slice(e);
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === CHILD_FLAG) {
@@ -157,7 +206,12 @@ async function main(): Promise<void> {
   console.log(`\n${body}\n`);
   const readme = path.join(root, 'README.md');
   const partial = filters.length > 0;
-  if (partial) {
+  if (args.includes('--merge')) {
+    if (!fs.existsSync(readme)) throw new Error('--merge: no README.md');
+    if (failed) throw new Error('--merge: a module failed; README.md left as it was');
+    fs.writeFileSync(readme, mergeSection(fs.readFileSync(readme, 'utf8'), results));
+    console.log(`README.md: the rows of ${results.map((r) => r.name).join(', ')} merged`);
+  } else if (partial) {
     console.log('(filtered run: README.md not rewritten)');
   } else if (fs.existsSync(readme)) {
     fs.writeFileSync(readme, rewriteSection(fs.readFileSync(readme, 'utf8'), body));
@@ -169,4 +223,5 @@ async function main(): Promise<void> {
   if (failed) process.exitCode = 1;
 }
 
-await main();
+// Only as the entry point (a test may import mergeSection without running every bench).
+if (path.resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) await main();

@@ -84,6 +84,29 @@ function lazyOwn(links: LinkRepo, key: string): { has(k: string): boolean } {
   };
 }
 
+/**
+ * One probe context for a whole check, pointed at each link in turn (`at`): a check over 10,000
+ * idle links allocates no context per link. The own texts are read only when a probe asks.
+ */
+function checkContext(links: LinkRepo, now: number, visible: boolean) {
+  let key = '';
+  let set: Set<string> | undefined;
+  const ownTexts = {
+    has(k: string): boolean {
+      set ??= new Set(links.ownTexts(key).map(textKey));
+      return set.has(k);
+    },
+  };
+  const ctx = { ownTexts, now, ...(visible ? { visible: true } : {}) };
+  return {
+    at(sessionKey: string): typeof ctx {
+      key = sessionKey;
+      set = undefined;
+      return ctx;
+    },
+  };
+}
+
 export function createMonitor(deps: MonitorDeps) {
   const { links, state, now, logger } = deps;
   const ownership = deps.ownership ?? EVERY_LINK;
@@ -201,6 +224,7 @@ export function createMonitor(deps: MonitorDeps) {
       resumeAt.delete(provider);
       const started = performance.now();
       const source = deps.sources.get(provider);
+      const ctx = checkContext(links, now(), deps.onMessages !== undefined);
       let sinceYield = performance.now();
       try {
         for (let i = 0; i < list.length; i++) {
@@ -217,11 +241,7 @@ export function createMonitor(deps: MonitorDeps) {
           const l = list[i]!;
           try {
             const o: ProbeOutcome = source
-              ? source.probe(l.ref, l, {
-                  ownTexts: lazyOwn(links, l.sessionKey),
-                  now: now(),
-                  ...(deps.onMessages ? { visible: true } : {}),
-                })
+              ? source.probe(l.ref, l, ctx.at(l.sessionKey))
               : { kind: 'inconclusive', error: new Error(`no catalog provider "${provider}"`) };
             applyOne(l, o);
           } catch (err) {

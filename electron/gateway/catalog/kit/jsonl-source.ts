@@ -42,6 +42,20 @@ export function fromJsonlMarker(m: JsonlMarker): MarkerFields {
   };
 }
 
+/**
+ * Whether the file is exactly where the marker left it: same inode, size at the marker, no
+ * pending oversized row. Anything else (an error included) goes the probe's whole way.
+ */
+function isIdle(cfs: CatalogFs, file: string, m: MarkerFields): boolean {
+  if (m.scanState !== null || m.inode === null) return false;
+  try {
+    const st = cfs.statSync(file);
+    return st.size === m.offset && inodeOf(st) === m.inode;
+  } catch {
+    return false;
+  }
+}
+
 export function jsonlSource(o: JsonlSourceOptions): Pick<ProviderSource, 'baseline' | 'probe' | 'readTail'> {
   return {
     baseline(ref) {
@@ -58,6 +72,18 @@ export function jsonlSource(o: JsonlSourceOptions): Pick<ProviderSource, 'baseli
 
     probe(ref, marker, ctx): ProbeOutcome {
       const file = filePath(ref);
+      // Nearly every link is idle at a check: one stat says so, without decoding the marker or
+      // building the probe's objects (issue 31: 10,000 idle links per check).
+      if (isIdle(o.fs, file, marker)) {
+        const { offset, inode, markerJson, scanState } = marker;
+        return {
+          kind: 'activity',
+          turns: 0,
+          marker: { offset, inode, markerJson, scanState },
+          changed: false,
+          from: '',
+        };
+      }
       const prev = toJsonlMarker(marker);
       const out = probeJsonl({
         file,

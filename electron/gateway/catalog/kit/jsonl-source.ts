@@ -43,17 +43,25 @@ export function fromJsonlMarker(m: JsonlMarker): MarkerFields {
 }
 
 /**
- * Whether the file is exactly where the marker left it: same inode, size at the marker, no
- * pending oversized row. Anything else (an error included) goes the probe's whole way.
+ * An idle outcome when the file is exactly where the marker left it: same inode, size at the
+ * marker, no pending oversized row. Anything else (an error included) goes the probe's whole way.
  */
-function isIdle(cfs: CatalogFs, file: string, m: MarkerFields): boolean {
-  if (m.scanState !== null || m.inode === null) return false;
+function idleOutcome(cfs: CatalogFs, file: string, m: MarkerFields): ProbeOutcome | undefined {
+  if (m.scanState !== null || m.inode === null) return undefined;
   try {
     const st = cfs.statSync(file);
-    return st.size === m.offset && inodeOf(st) === m.inode;
+    if (st.size !== m.offset || inodeOf(st) !== m.inode) return undefined;
   } catch {
-    return false;
+    return undefined;
   }
+  const { offset, inode, markerJson, scanState } = m;
+  return {
+    kind: 'activity',
+    turns: 0,
+    marker: { offset, inode, markerJson, scanState },
+    changed: false,
+    from: '',
+  };
 }
 
 export function jsonlSource(o: JsonlSourceOptions): Pick<ProviderSource, 'baseline' | 'probe' | 'readTail'> {
@@ -74,16 +82,8 @@ export function jsonlSource(o: JsonlSourceOptions): Pick<ProviderSource, 'baseli
       const file = filePath(ref);
       // Nearly every link is idle at a check: one stat says so, without decoding the marker or
       // building the probe's objects (issue 31: 10,000 idle links per check).
-      if (isIdle(o.fs, file, marker)) {
-        const { offset, inode, markerJson, scanState } = marker;
-        return {
-          kind: 'activity',
-          turns: 0,
-          marker: { offset, inode, markerJson, scanState },
-          changed: false,
-          from: '',
-        };
-      }
+      const idle = idleOutcome(o.fs, file, marker);
+      if (idle) return idle;
       const prev = toJsonlMarker(marker);
       const out = probeJsonl({
         file,

@@ -12,14 +12,16 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const MAX = 80;
 
 /** Long on purpose: the file says why within a few lines above the function. */
-const COMPOSITION_ROOTS = ['electron/gateway/index.ts#createGateway'];
+const COMPOSITION_ROOTS = [
+  'electron/gateway/index.ts#createGateway',
+  'electron/gateway/catalog/index.ts#createCatalog',
+];
 
 /** Longer than 80 lines when this test was written: to be split, never to grow in number. */
 const DEBT = [
   'electron/gateway/runtime/acp/sessions.ts#createAcpSessions',
   'electron/gateway/nodes/service.ts#createNodes',
   'electron/gateway/installers/install.ts#createAcpRegistry',
-  'electron/gateway/catalog/index.ts#createCatalog',
   'electron/node/service.ts#createNodeService',
   'electron/gateway/catalog/monitor.ts#createMonitor',
   'renderer/src/features/start/NewSessionDialog.tsx#NewSessionDialog',

@@ -31,7 +31,7 @@ import type { SqliteOpener } from './kit/sqlite';
 import { createLinkRepo, type Link, type LinkRepo } from './links';
 import { createMonitor, PROVIDER_BUDGET_MS, type MonitorOwnership } from './monitor';
 import { createRemoteCatalog } from './remote';
-import { createUpstreamWatch } from './watch';
+import { createUpstreamWatch, type UpstreamWatch } from './watch';
 import type { ProviderModule, ProviderSource, VisibleMessage } from './provider';
 import { PROVIDER_MODULES } from './providers';
 import { resolveCatalogRoots, type RootsById } from './roots';
@@ -143,6 +143,88 @@ function watchPaths(source: ProviderSource | undefined, l: Link): string[] {
   return l.ref.kind === 'file' && typeof l.ref.path === 'string' ? [l.ref.path] : [];
 }
 
+/**
+ * The monitor's cadence: one check at a time (a caller during a check waits for that check), the
+ * first soon after start and then every CHECK_EVERY_MS, and the watched links' files followed
+ * after each check and every WATCH_SYNC_MS. `syncLinks` undefined: file events are off.
+ */
+function checkLoop(d: {
+  monitor: Pick<ReturnType<typeof createMonitor>, 'tick'>;
+  watch: UpstreamWatch;
+  scheduler: Scheduler;
+  syncLinks: (() => Link[]) | undefined;
+  logger: Logger;
+}) {
+  let stopped = true;
+  // Bumped by stop(): a check in flight ends before its next link (the database may be closing).
+  let epoch = 0;
+  let running: Promise<void> | undefined;
+  let cancel: Cancel | undefined;
+  let stopSync: Cancel | undefined;
+
+  function syncWatch(): void {
+    if (stopped || !d.syncLinks) return;
+    try {
+      d.watch.sync(d.syncLinks());
+    } catch (err) {
+      d.logger.warn('catalog: cannot follow the watched links', { error: String(err) });
+    }
+  }
+
+  function tick(): Promise<void> {
+    const at = epoch;
+    running ??= d.monitor
+      .tick(() => epoch !== at)
+      .finally(() => {
+        running = undefined;
+        syncWatch();
+        d.watch.done();
+      });
+    return running;
+  }
+
+  function schedule(ms: number): void {
+    cancel = d.scheduler.after(ms, () => {
+      void tick().finally(() => {
+        if (!stopped) schedule(CHECK_EVERY_MS);
+      });
+    });
+  }
+
+  return {
+    tick,
+    syncWatch,
+    busy: () => running !== undefined,
+    /** False when it was running already. */
+    start(): boolean {
+      if (!stopped) return false;
+      stopped = false;
+      schedule(FIRST_CHECK_MS);
+      syncWatch();
+      stopSync = d.scheduler.every(WATCH_SYNC_MS, syncWatch);
+      return true;
+    },
+    /**
+     * Timers end and a check in flight stops before its next link (the gateway closes the
+     * database right after). tick() called by hand later still works.
+     */
+    stop(): void {
+      stopped = true;
+      epoch++;
+      cancel?.();
+      cancel = undefined;
+      stopSync?.();
+      stopSync = undefined;
+      d.watch.close();
+    },
+  };
+}
+
+/**
+ * The catalog's composition root, long on purpose: it only wires the parts (local providers,
+ * the remote catalog, adoption, the monitor and its check loop, the file watches, the listing,
+ * continue), each its own module; splitting the wiring would hide which part gets what.
+ */
 export function createCatalog(deps: CatalogDeps): CatalogService {
   const io = { fs: deps.fs ?? nodeFs, sqlite: deps.sqlite ?? betterSqliteOpener };
   const hostId = deps.hostId ?? os.hostname();
@@ -195,16 +277,8 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     pathsOf: (l) =>
       remote.checks.isRemote(l.hostId) ? [] : watchPaths(providers.get(l.provider)?.source, l),
     probe: (key, deleted) => monitor.checkOne(key, deleted),
-    busy: () => running !== undefined,
+    busy: () => loop.busy(),
   });
-  function syncWatch(): void {
-    if (stopped || deps.fileEvents === false) return;
-    try {
-      watch.sync(links.watched());
-    } catch (err) {
-      deps.logger.warn('catalog: cannot follow the watched links', { error: String(err) });
-    }
-  }
   const index = createCatalogIndex(deps.db, deps.logger);
   const rootWatch = createRootWatch({ logger: deps.logger, onChanged: () => deps.onChanged?.() });
   const { list, listAsync } = createListing({
@@ -217,9 +291,14 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     remote: () => remote.list(),
     onUnits: (id, units) => rootWatch.follow(providers.get(id)!.root, units),
   });
-  let stopped = true;
-  // Bumped by stop(): a check in flight ends before its next link (the database may be closing).
-  let epoch = 0;
+  const loop = checkLoop({
+    monitor,
+    watch,
+    scheduler,
+    syncLinks: deps.fileEvents === false ? undefined : () => links.watched(),
+    logger: deps.logger,
+  });
+  const { tick, syncWatch } = loop;
 
   function rememberOwnText(sessionKey: string, text: string): void {
     links.addOwnText(sessionKey, text, deps.now());
@@ -239,30 +318,6 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     check: () => void tick(),
     ...(deps.confirm ? { confirm: deps.confirm } : {}),
   });
-
-  let running: Promise<void> | undefined;
-  function tick(): Promise<void> {
-    // One check at a time: a caller during a check waits for that check.
-    const at = epoch;
-    running ??= monitor
-      .tick(() => epoch !== at)
-      .finally(() => {
-        running = undefined;
-        syncWatch();
-        watch.done();
-      });
-    return running;
-  }
-
-  let cancel: Cancel | undefined;
-  let stopSync: Cancel | undefined;
-  function schedule(ms: number): void {
-    cancel = scheduler.after(ms, () => {
-      void tick().finally(() => {
-        if (!stopped) schedule(CHECK_EVERY_MS);
-      });
-    });
-  }
 
   function adoptAny(input: {
     provider: CatalogProvider | string;
@@ -293,26 +348,14 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     continue: continueIn,
     rememberOwnText,
     start() {
-      if (!stopped) return;
-      stopped = false;
-      schedule(FIRST_CHECK_MS);
-      syncWatch();
-      stopSync = scheduler.every(WATCH_SYNC_MS, syncWatch);
+      if (!loop.start()) return;
       if (deps.fileEvents !== false && deps.onChanged) {
         rootWatch.start();
         for (const p of providers.values()) rootWatch.follow(p.root, []);
       }
     },
     stop() {
-      // Timers end and a check in flight stops before its next link (the gateway closes the
-      // database right after). tick() called by hand later still works.
-      stopped = true;
-      epoch++;
-      cancel?.();
-      cancel = undefined;
-      stopSync?.();
-      stopSync = undefined;
-      watch.close();
+      loop.stop();
       rootWatch.close();
     },
   };

@@ -23,7 +23,6 @@ const DEBT = [
   'electron/gateway/nodes/service.ts#createNodes',
   'electron/gateway/installers/install.ts#createAcpRegistry',
   'electron/node/service.ts#createNodeService',
-  'electron/gateway/catalog/monitor.ts#createMonitor',
   'renderer/src/features/start/NewSessionDialog.tsx#NewSessionDialog',
   'renderer/src/features/settings/AcpProfiles.tsx#ProfileForm',
   'electron/gateway/catalog/opencode/index.ts#open',

@@ -107,71 +107,155 @@ function checkContext(links: LinkRepo, now: number, visible: boolean) {
   };
 }
 
+/** Three consecutive misses record one upstream_missing and remove the link; fewer count. */
+function applyMissing(deps: MonitorDeps, l: Link, t: number): void {
+  const streak = l.streak + 1;
+  if (streak < MISSING_CHECKS) {
+    deps.links.saveStreak(l, streak, t);
+    return;
+  }
+  const ev = deps.state.record({
+    sessionKey: l.sessionKey,
+    kind: 'upstream_missing',
+    actorType: 'system',
+    summary: `upstream missing via ${l.provider}`,
+    payload: { channel: l.provider },
+    dedupeKey: `upstream-missing:${l.sessionKey}:${l.sourceHash}`,
+  });
+  if (ev) deps.links.remove(l);
+  else deps.links.saveStreak(l, streak, t);
+}
+
+/** New human turns: one record, then the marker; the marker moves only after the record. */
+function applyActivity(
+  deps: MonitorDeps,
+  l: Link,
+  o: Extract<ProbeOutcome, { kind: 'activity' }>,
+  t: number,
+) {
+  if (o.turns > 0) {
+    const ev = deps.state.record({
+      sessionKey: l.sessionKey,
+      kind: 'human_direct_message',
+      actorType: 'human',
+      summary: `human message via ${l.provider}`,
+      // Spec: `{turns}` when more than one; the channel is in the summary, not the payload.
+      ...(o.turns > 1 ? { payload: { turns: o.turns } } : {}),
+      ...(o.occurredAt !== undefined ? { occurredAt: o.occurredAt } : {}),
+      dedupeKey: `upstream:${l.sessionKey}:${l.sourceHash}:${o.from}`,
+    });
+    // Not recorded: keep the marker, so the same bytes are classified again next check.
+    if (!ev) {
+      deps.logger.warn('catalog: could not record upstream activity; will retry', {
+        sessionKey: l.sessionKey,
+      });
+      return;
+    }
+  }
+  const moved = o.changed || o.turns > 0 || l.streak !== 0 ? deps.links.saveMarker(l, o.marker, t) : true;
+  // A re-adoption raced this check (the marker was not saved): the new link reads them again.
+  if (moved && o.messages?.length) deps.onMessages?.(l, o.messages);
+}
+
+/** One link's outcome: its record, marker, streak or removal. */
+function applyOutcome(deps: MonitorDeps, l: Link, o: ProbeOutcome): void {
+  const t = deps.now();
+  switch (o.kind) {
+    case 'inconclusive':
+      deps.logger.warn('catalog: upstream check inconclusive', {
+        sessionKey: l.sessionKey,
+        provider: l.provider,
+        error: String((o.error as Error)?.message ?? o.error),
+      });
+      return;
+    case 'missing':
+      return applyMissing(deps, l, t);
+    case 'rebaseline':
+      deps.logger.info('catalog: upstream source re-baselined', {
+        sessionKey: l.sessionKey,
+        reason: o.reason,
+      });
+      deps.links.saveMarker(l, o.marker, t);
+      return;
+    case 'activity':
+      return applyActivity(deps, l, o, t);
+  }
+}
+
+/** Links by provider (checked here) and by node (checked over the link). */
+function partition(deps: MonitorDeps, all: Link[]) {
+  const byProvider = new Map<string, Link[]>();
+  const byHost = new Map<string, Link[]>();
+  for (const l of all) {
+    const remote = deps.remote?.isRemote(l.hostId) === true;
+    const map = remote ? byHost : byProvider;
+    const key = remote ? l.hostId : l.provider;
+    const list = map.get(key);
+    if (list) list.push(l);
+    else map.set(key, [l]);
+  }
+  return { byProvider, byHost };
+}
+
+interface ProviderCheck {
+  provider: string;
+  list: Link[];
+  budget: number;
+  applyOne: ApplyOutcome;
+  cancelled: () => boolean;
+}
+
+/**
+ * One provider's links, in order, within its budget. Resolves with the link to resume at when
+ * the budget ran out. Yields to the event loop between links once a few ms have passed.
+ */
+async function checkProvider(deps: MonitorDeps, c: ProviderCheck): Promise<string | undefined> {
+  const { provider, list } = c;
+  const started = performance.now();
+  const source = deps.sources.get(provider);
+  const ctx = checkContext(deps.links, deps.now(), deps.onMessages !== undefined);
+  let sinceYield = performance.now();
+  try {
+    for (let i = 0; i < list.length; i++) {
+      if (c.cancelled()) return undefined;
+      // The first link always runs, so every provider makes progress on every check.
+      if (i > 0 && performance.now() - started > c.budget) {
+        deps.logger.warn('catalog: provider check over budget; the rest waits for the next check', {
+          provider,
+          left: list.length - i,
+        });
+        return list[i]!.sessionKey;
+      }
+      const l = list[i]!;
+      try {
+        const o: ProbeOutcome = source
+          ? source.probe(l.ref, l, ctx.at(l.sessionKey))
+          : { kind: 'inconclusive', error: new Error(`no catalog provider "${provider}"`) };
+        c.applyOne(l, o);
+      } catch (err) {
+        deps.logger.error('catalog: upstream check failed', { sessionKey: l.sessionKey, error: String(err) });
+      }
+      if (performance.now() - sinceYield > 8) {
+        await new Promise((r) => setImmediate(r));
+        sinceYield = performance.now();
+      }
+    }
+    return undefined;
+  } finally {
+    try {
+      source?.endCheck?.();
+    } catch (err) {
+      deps.logger.warn('catalog: closing a provider check failed', { provider, error: String(err) });
+    }
+  }
+}
+
 export function createMonitor(deps: MonitorDeps) {
-  const { links, state, now, logger } = deps;
+  const { links, logger } = deps;
   const ownership = deps.ownership ?? EVERY_LINK;
   const budget = deps.budgetMs ?? PROVIDER_BUDGET_MS;
   const resumeAt = new Map<string, string>();
-
-  function apply(l: Link, o: ProbeOutcome): void {
-    const t = now();
-    switch (o.kind) {
-      case 'inconclusive':
-        logger.warn('catalog: upstream check inconclusive', {
-          sessionKey: l.sessionKey,
-          provider: l.provider,
-          error: String((o.error as Error)?.message ?? o.error),
-        });
-        return;
-      case 'missing': {
-        const streak = l.streak + 1;
-        if (streak < MISSING_CHECKS) {
-          links.saveStreak(l, streak, t);
-          return;
-        }
-        const ev = state.record({
-          sessionKey: l.sessionKey,
-          kind: 'upstream_missing',
-          actorType: 'system',
-          summary: `upstream missing via ${l.provider}`,
-          payload: { channel: l.provider },
-          dedupeKey: `upstream-missing:${l.sessionKey}:${l.sourceHash}`,
-        });
-        if (ev) links.remove(l);
-        else links.saveStreak(l, streak, t);
-        return;
-      }
-      case 'rebaseline':
-        logger.info('catalog: upstream source re-baselined', { sessionKey: l.sessionKey, reason: o.reason });
-        links.saveMarker(l, o.marker, t);
-        return;
-      case 'activity': {
-        if (o.turns > 0) {
-          const ev = state.record({
-            sessionKey: l.sessionKey,
-            kind: 'human_direct_message',
-            actorType: 'human',
-            summary: `human message via ${l.provider}`,
-            // Spec: `{turns}` when more than one; the channel is in the summary, not the payload.
-            ...(o.turns > 1 ? { payload: { turns: o.turns } } : {}),
-            ...(o.occurredAt !== undefined ? { occurredAt: o.occurredAt } : {}),
-            dedupeKey: `upstream:${l.sessionKey}:${l.sourceHash}:${o.from}`,
-          });
-          // Not recorded: keep the marker, so the same bytes are classified again next check.
-          if (!ev) {
-            logger.warn('catalog: could not record upstream activity; will retry', {
-              sessionKey: l.sessionKey,
-            });
-            return;
-          }
-        }
-        const moved = o.changed || o.turns > 0 || l.streak !== 0 ? links.saveMarker(l, o.marker, t) : true;
-        // A re-adoption raced this check (the marker was not saved): the new link reads them again.
-        if (moved && o.messages?.length) deps.onMessages?.(l, o.messages);
-        return;
-      }
-    }
-  }
+  const apply: ApplyOutcome = (l, o) => applyOutcome(deps, l, o);
 
   /**
    * One link's outcome, as one transaction when there is one (local and remote links alike); one
@@ -193,16 +277,7 @@ export function createMonitor(deps: MonitorDeps) {
       logger.error('catalog: cannot list upstream links', { error: String(err) });
       return;
     }
-    const byProvider = new Map<string, Link[]>();
-    const byHost = new Map<string, Link[]>();
-    for (const l of all) {
-      const remote = deps.remote?.isRemote(l.hostId) === true;
-      const map = remote ? byHost : byProvider;
-      const key = remote ? l.hostId : l.provider;
-      const list = map.get(key);
-      if (list) list.push(l);
-      else map.set(key, [l]);
-    }
+    const { byProvider, byHost } = partition(deps, all);
     const remote = Promise.all(
       [...byHost].map(([host, list]) =>
         deps.remote!.check(host, list, applyOne, cancelled).catch((err: unknown) => {
@@ -211,55 +286,16 @@ export function createMonitor(deps: MonitorDeps) {
       ),
     );
     try {
-      await checkLocal(byProvider, cancelled);
+      for (const [provider, all] of byProvider) {
+        // After a check that ran out of budget, start where it stopped so no link starves.
+        const list = rotate(all, resumeAt.get(provider));
+        resumeAt.delete(provider);
+        const resume = await checkProvider(deps, { provider, list, budget, applyOne, cancelled });
+        if (resume !== undefined) resumeAt.set(provider, resume);
+        if (cancelled()) return;
+      }
     } finally {
       await remote;
-    }
-  }
-
-  async function checkLocal(byProvider: Map<string, Link[]>, cancelled: () => boolean): Promise<void> {
-    for (const [provider, all] of byProvider) {
-      // After a check that ran out of budget, start where it stopped so no link starves.
-      const list = rotate(all, resumeAt.get(provider));
-      resumeAt.delete(provider);
-      const started = performance.now();
-      const source = deps.sources.get(provider);
-      const ctx = checkContext(links, now(), deps.onMessages !== undefined);
-      let sinceYield = performance.now();
-      try {
-        for (let i = 0; i < list.length; i++) {
-          if (cancelled()) return;
-          // The first link always runs, so every provider makes progress on every check.
-          if (i > 0 && performance.now() - started > budget) {
-            resumeAt.set(provider, list[i]!.sessionKey);
-            logger.warn('catalog: provider check over budget; the rest waits for the next check', {
-              provider,
-              left: list.length - i,
-            });
-            break;
-          }
-          const l = list[i]!;
-          try {
-            const o: ProbeOutcome = source
-              ? source.probe(l.ref, l, ctx.at(l.sessionKey))
-              : { kind: 'inconclusive', error: new Error(`no catalog provider "${provider}"`) };
-            applyOne(l, o);
-          } catch (err) {
-            logger.error('catalog: upstream check failed', { sessionKey: l.sessionKey, error: String(err) });
-          }
-          // Never hold the main thread for long: yield between links once a few ms have passed.
-          if (performance.now() - sinceYield > 8) {
-            await new Promise((r) => setImmediate(r));
-            sinceYield = performance.now();
-          }
-        }
-      } finally {
-        try {
-          source?.endCheck?.();
-        } catch (err) {
-          logger.warn('catalog: closing a provider check failed', { provider, error: String(err) });
-        }
-      }
     }
   }
 
@@ -277,7 +313,7 @@ export function createMonitor(deps: MonitorDeps) {
     try {
       const o = source.probe(l.ref, l, {
         ownTexts: lazyOwn(links, l.sessionKey),
-        now: now(),
+        now: deps.now(),
         ...(deps.onMessages ? { visible: true } : {}),
       });
       if (o.kind === 'inconclusive') return;

@@ -52,9 +52,16 @@ describe('a live adopted transcript', () => {
     fs.appendFileSync(file, rows.slice(5).join(''));
     await app.gateway.catalog.tick();
     await expect.poll(() => messages().count(), { timeout: 10_000 }).toBe(8);
-    // A second check finds nothing new: nothing shows twice.
+    // A second check finds nothing new: nothing shows twice. The signal is the gateway's own:
+    // the check appends nothing, so no push can be on its way to the page.
+    const appended: string[] = [];
+    const off = app.gateway.events.on((e) => {
+      if (e.type === 'transcript:appended' && e.message.sessionKey === key) appended.push(e.message.text);
+    });
     await app.gateway.catalog.tick();
-    await new Promise((r) => setTimeout(r, 300));
+    off();
+    expect(appended).toEqual([]);
+    expect(app.gateway.transcripts.all(key)).toHaveLength(8);
     expect(await messages().count()).toBe(8);
     const upstream = page.locator('[data-testid="transcript-message"][data-upstream="claude"]');
     expect(await upstream.count()).toBe(5);

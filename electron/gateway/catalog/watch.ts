@@ -30,27 +30,14 @@ interface Watched {
   keys: Set<string>;
 }
 
-export function createUpstreamWatch(deps: UpstreamWatchDeps) {
-  const watchFile =
-    deps.watch ??
-    ((file: string, listener: (event: string) => void) => fs.watch(file, { persistent: false }, listener));
-  const byFile = new Map<string, Watched>();
-  /** Links with an event since their last read; true when one of the events was a deletion. */
+/**
+ * The links with an event since their last read (true: one of the events was a deletion), read
+ * one after another on the next turn of the event loop, never while a check runs.
+ */
+function createDirtyQueue(deps: UpstreamWatchDeps) {
   const dirty = new Map<string, boolean>();
   let flushing = false;
   let closed = false;
-  let last: readonly Link[] | undefined;
-
-  function onEvent(file: string, event: string): void {
-    const w = byFile.get(file);
-    if (!w) return;
-    // A rename is a deletion or a replacement: this watcher follows the old inode, so it goes
-    // and the next sync watches whatever has the name now.
-    const deleted = event === 'rename';
-    if (deleted) release(file);
-    for (const key of w.keys) dirty.set(key, deleted || dirty.get(key) === true);
-    schedule();
-  }
 
   function schedule(): void {
     if (flushing || closed || dirty.size === 0) return;
@@ -79,6 +66,50 @@ export function createUpstreamWatch(deps: UpstreamWatchDeps) {
     schedule();
   }
 
+  return {
+    mark(keys: Iterable<string>, deleted: boolean): void {
+      for (const key of keys) dirty.set(key, deleted || dirty.get(key) === true);
+      schedule();
+    },
+    schedule,
+    close(): void {
+      closed = true;
+      dirty.clear();
+    },
+  };
+}
+
+/** The files of `links` and, for each, the links it belongs to. */
+function wantedFiles(deps: UpstreamWatchDeps, links: readonly Link[]): Map<string, Set<string>> {
+  const want = new Map<string, Set<string>>();
+  for (const l of links)
+    for (const file of deps.pathsOf(l)) {
+      const keys = want.get(file) ?? new Set<string>();
+      keys.add(l.sessionKey);
+      want.set(file, keys);
+    }
+  return want;
+}
+
+export function createUpstreamWatch(deps: UpstreamWatchDeps) {
+  const watchFile =
+    deps.watch ??
+    ((file: string, listener: (event: string) => void) => fs.watch(file, { persistent: false }, listener));
+  const byFile = new Map<string, Watched>();
+  const queue = createDirtyQueue(deps);
+  let closed = false;
+  let last: readonly Link[] | undefined;
+
+  function onEvent(file: string, event: string): void {
+    const w = byFile.get(file);
+    if (!w) return;
+    // A rename is a deletion or a replacement: this watcher follows the old inode, so it goes
+    // and the next sync watches whatever has the name now.
+    const deleted = event === 'rename';
+    if (deleted) release(file);
+    queue.mark(w.keys, deleted);
+  }
+
   function release(file: string): void {
     const w = byFile.get(file);
     if (!w) return;
@@ -92,13 +123,7 @@ export function createUpstreamWatch(deps: UpstreamWatchDeps) {
    */
   function sync(links: readonly Link[]): void {
     if (closed || links === last) return;
-    const want = new Map<string, Set<string>>();
-    for (const l of links)
-      for (const file of deps.pathsOf(l)) {
-        const keys = want.get(file) ?? new Set<string>();
-        keys.add(l.sessionKey);
-        want.set(file, keys);
-      }
+    const want = wantedFiles(deps, links);
     for (const file of [...byFile.keys()]) if (!want.has(file)) release(file);
     let complete = true;
     for (const [file, keys] of want) {
@@ -123,14 +148,14 @@ export function createUpstreamWatch(deps: UpstreamWatchDeps) {
     sync,
     /** A monitor check ended: read what changed while it ran. */
     done(): void {
-      schedule();
+      queue.schedule();
     },
     /** How many files are watched (for tests and the benchmark). */
     size: () => byFile.size,
     close(): void {
       closed = true;
       for (const file of [...byFile.keys()]) release(file);
-      dirty.clear();
+      queue.close();
       last = undefined;
     },
   };

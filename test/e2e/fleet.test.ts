@@ -112,6 +112,13 @@ describe('supervising the demo fleet', () => {
       /"occurredAt": \d{13}/,
     );
     await result.locator('[data-testid="tool-result-raw-toggle"]').click();
+    // A scripted agent is not a model: no token counts for it or its tree, none invented.
+    const usage = ['token-usage', 'tree-usage'].map((id) => `${sel.pane(COORDINATOR)} [data-testid="${id}"]`);
+    expect(await page.locator(usage.join(', ')).count()).toBe(0);
+    // The notice it read says where it reconciled to as a log position, not as a version "vN".
+    const notice = page.locator(`${sel.pane(COORDINATOR)} [data-testid="notice-reconciled"]`).last();
+    await notice.waitFor();
+    expect(await notice.textContent()).toMatch(/^ · reconciled through session_status up to #\d+ at \S/);
     // Its run ended while the person looked at it: idle, not "done — unseen".
     await expect
       .poll(

@@ -5,9 +5,21 @@ import { createApiHandlers } from '../../electron/gateway/api/handlers';
 import { parseSessionKey } from '../../shared/session-keys';
 import type { FleetSnapshot, SessionView } from '../../shared/ipc/types';
 import { openTestGateway, waitFor, type TestGateway } from '../helpers/gateway';
+import {
+  OA_DONE,
+  oaDelta,
+  oaUsage,
+  sendSse,
+  startWireServer,
+  type WireServer,
+} from '../providers/wire-server';
 
 let t: TestGateway;
-afterEach(() => t?.cleanup());
+let model: WireServer | undefined;
+afterEach(async () => {
+  t?.cleanup();
+  await model?.close();
+});
 
 it('fleet:snapshot equals sessions:get for every session: runs, tokens, goals, versions, notices', async () => {
   t = openTestGateway();
@@ -36,6 +48,18 @@ it('fleet:snapshot equals sessions:get for every session: runs, tokens, goals, v
     actorType: 'system',
     summary: 'session compacted',
   });
+  // A model that reports its tokens (a scripted agent reports none).
+  model = await startWireServer();
+  model.handle((_req, res) =>
+    sendSse(res, [oaDelta({ content: 'ok' }), oaDelta({}, 'stop'), oaUsage(12, 3), OA_DONE]),
+  );
+  gw.agents.save({
+    id: 'writer',
+    provider: 'openai',
+    providerSettings: { model: 'gpt-test', baseUrl: `${model.origin}/v1`, apiKey: 'sk-test-0123456789' },
+  });
+  gw.sessions.create({ key: 'agent:writer:main', agentId: 'writer' });
+  await gw.human.send('agent:writer:main', 'hello');
   for (let i = 0; i < 5; i++)
     gw.sessions.create({ key: `agent:other:subagent:idle${i}`, parentKey: 'agent:other:main' });
   await gw.runtime.idle();
@@ -57,7 +81,7 @@ it('fleet:snapshot equals sessions:get for every session: runs, tokens, goals, v
   // The facts the bulk path reads are really there (the comparison is not between two empties).
   const byKey = new Map(views.map((v) => [v.key, v]));
   expect(byKey.get('agent:main:subagent:auditor')).toMatchObject({ runStatus: 'none', pendingNotices: 1 });
-  expect(byKey.get('agent:main:main')!.tokens.output).toBeGreaterThan(0);
+  expect(byKey.get('agent:writer:main')!.tokens).toMatchObject({ input: 12, output: 3 });
   expect(byKey.get(worker.key)).toMatchObject({ goal: { objective: 'notes drafted', status: 'blocked' } });
   expect(byKey.get(worker.key)!.stateVersion).toBeGreaterThan(0);
   expect(byKey.get('global')).toMatchObject({ agentId: 'ops', stateVersion: expect.any(Number) });

@@ -164,7 +164,7 @@ export function NoticeLine({ n }: { n: NoticeDelivery }) {
         </button>
         <span className="muted" data-testid="notice-reconciled">
           {n.reconciled
-            ? ` · reconciled: session_status returned v${n.reconciled.version} at ${time(n.reconciled.at)}`
+            ? ` · reconciled through session_status up to #${n.reconciled.version} at ${time(n.reconciled.at)}`
             : ' · not reconciled yet'}
         </span>
       </div>

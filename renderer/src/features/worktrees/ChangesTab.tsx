@@ -87,7 +87,12 @@ function Summary({
           {diff.commits} {diff.commits === 1 ? 'commit' : 'commits'} · {diff.uncommitted.length} uncommitted
         </span>
       )}
-      <button type="button" className="quiet" data-testid="changes-refresh" onClick={onRefresh}>
+      <button
+        type="button"
+        className="quiet changes-refresh"
+        data-testid="changes-refresh"
+        onClick={onRefresh}
+      >
         {loading ? 'Refreshing…' : 'Refresh'}
       </button>
     </div>

@@ -43,7 +43,7 @@ export function createScriptedProvider(settings: Record<string, string> = {}): M
         if (out.text) req.onDelta?.(out.text);
         for (const c of out.toolCalls) req.onToolCall?.(c.name);
       }
-      return withUsage(req, out);
+      return answer(out);
     },
   };
 }
@@ -209,13 +209,15 @@ const oneLine = (s: string, max: number) => {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 };
 
-function withUsage(req: ModelRequest, step: Step): ModelResponse {
-  const input = req.system.length + req.messages.reduce((n, m) => n + m.content.length, 0);
-  const output = step.text.length + JSON.stringify(step.toolCalls).length;
+/**
+ * A scripted agent is not a model: it reports no usage. (It once reported characters ÷ 4 as
+ * tokens, and the demo's headers showed invented counts as if a model had used them.)
+ */
+function answer(step: Step): ModelResponse {
   return {
     text: step.text,
     toolCalls: step.toolCalls,
-    usage: { inputTokens: Math.ceil(input / 4), outputTokens: Math.ceil(output / 4) },
+    usage: { inputTokens: 0, outputTokens: 0 },
     stopReason: step.toolCalls.length ? 'tool_calls' : 'end',
   };
 }

@@ -24,6 +24,7 @@ import { createAcpRegistry, type AcpRegistry } from './installers/install';
 import { createAcpProfiles, type AcpProfiles } from './runtime/acp/profiles';
 import { createAcpSessions } from './runtime/acp/sessions';
 import { createAcpAuth, type AcpAuth } from './runtime/acp/auth';
+import { createLoginTerminals, type LoginTerminals } from './runtime/acp/login-terminal';
 import { createAskToSend } from './runtime/ask-to-send';
 import { childRunEnded } from './runtime/child-outcome';
 import { createNativeRunner } from './runtime/native/runner';
@@ -139,6 +140,8 @@ export interface Gateway {
     registry: AcpRegistry;
     /** Addition: an agent that answered authRequired, and the person's ways forward. */
     auth: AcpAuth;
+    /** Addition: terminal auth methods, the agent's login command on a pty the person sees. */
+    login: LoginTerminals;
   };
   /** The person's consent to command lines; hosts plug their way of asking (`consent.plug`). */
   consent: Consent;
@@ -520,6 +523,18 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
   runs.failInterrupted(now(), atStart.alone ? undefined : atStart.claimed);
   state.sweep();
   // An agent's activity in a worktree: its diff is computed again shortly after (counts, overlaps).
+  const login = createLoginTerminals({
+    sessions: acp,
+    cwdOf: (key) => {
+      const info = sessions.get(key);
+      return info?.worktree?.path ?? info?.cwd ?? os.homedir();
+    },
+    confirm: consent.confirm,
+    emit,
+  });
+  const stopLoginWatch = events.on((e) => {
+    if (e.type === 'session:deleted') login.closeSession(e.sessionKey);
+  });
   const stopWorktreeWatch = events.on((e) => {
     const key =
       e.type === 'run:changed'
@@ -620,6 +635,7 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
       permissions,
       registry: acpRegistry,
       auth: createAcpAuth({ sessions: acp, profiles: acpProfiles }),
+      login,
     },
     consent,
     secrets: { info: secrets.info },
@@ -636,6 +652,8 @@ export function createGateway(options: GatewayOptions, extra: { runners?: Runner
       heartbeats.stop();
       stopWakes();
       stopWorktreeWatch();
+      stopLoginWatch();
+      login.closeAll();
       worktrees.close();
       consent.close();
       permissions.closeAll();

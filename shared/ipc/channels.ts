@@ -1,5 +1,6 @@
 // Channel names of the one IPC contract, `<domain>:<verb>` (`<domain>:<noun>:<verb>` for acp). Electron's ipcMain handlers, the
 // preload bridge, browser mode's WebSocket server and the renderer client all use these.
+import { LOGIN_TERMINAL_CHANNELS } from './login-terminals';
 import { WORKTREE_CHANNELS } from './worktrees';
 
 export const CHANNELS = {
@@ -65,6 +66,7 @@ export const CHANNELS = {
   databaseStatus: 'database:status',
   databaseRestore: 'database:restore',
   ...WORKTREE_CHANNELS,
+  ...LOGIN_TERMINAL_CHANNELS,
   // A gateway a team shares (npm run serve; shared/ipc/accounts.ts). A local gateway answers
   // `unavailable`.
   accountsMe: 'accounts:me',

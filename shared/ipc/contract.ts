@@ -34,9 +34,10 @@ import type {
   TranscriptPage,
   WatchersView,
 } from './types';
+import type { LoginTerminalResults } from './login-terminals';
 import type { WorktreeResults } from './worktrees';
 
-export interface ResultMap extends WorktreeResults, AccountResultMap {
+export interface ResultMap extends WorktreeResults, AccountResultMap, LoginTerminalResults {
   'fleet:snapshot': FleetSnapshot;
   'sessions:get': SessionView;
   'sessions:seen': { seen: true };

@@ -6,6 +6,7 @@ import type { LiveStream, RunInfo, SessionStatusView, TranscriptMessage } from '
 import type { NoticeDelivery } from './watchers';
 import type { AcpStartProgress } from './agents';
 import type { WorktreesChangedEvent } from './worktrees';
+import type { LoginTerminalEvent } from './login-terminals';
 
 export type GatewayEvent =
   | { type: 'state:event'; sessionKey: string; agentId: string; event: StateEvent }
@@ -30,7 +31,8 @@ export type GatewayEvent =
   /** Sent by the Electron shell (not the gateway): the person clicked a notification about it. */
   | { type: 'ui:open'; sessionKey: string }
   | { type: 'acp:progress'; progress: AcpStartProgress }
-  | WorktreesChangedEvent;
+  | WorktreesChangedEvent
+  | LoginTerminalEvent;
 
 /** One push: the gateway events of (at most) one 16 ms window, in order. */
 export interface PushBatch {

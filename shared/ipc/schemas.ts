@@ -9,6 +9,7 @@ import type { Channel } from './channels';
 import { LIMITS } from './limits';
 import { REACHES } from './reach';
 import { ACCOUNT_SCHEMAS } from './account-schemas';
+import { LOGIN_TERMINAL_SCHEMAS } from './login-terminal-schemas';
 import { WORKTREE_SCHEMAS } from './worktree-schemas';
 
 const clampLimit = (def: number, max: number) =>
@@ -349,6 +350,7 @@ export const SCHEMAS = {
     }),
   }),
   ...WORKTREE_SCHEMAS,
+  ...LOGIN_TERMINAL_SCHEMAS,
   ...ACCOUNT_SCHEMAS,
 } as const satisfies Record<Channel, z.ZodType>;
 

@@ -22,3 +22,4 @@ export * from './acp';
 export * from './mcp';
 export * from './agents';
 export * from './worktrees';
+export * from './login-terminals';

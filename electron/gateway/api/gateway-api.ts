@@ -1,5 +1,6 @@
 // Exactly the part of the gateway the API handlers call. `createGateway(...)` must be assignable
 // to this type; if the gateway's shape drifts, the compiler says so here and in electron/web.
+import type { LoginTerminalView } from '../../../shared/ipc/login-terminals';
 import type {
   AcpProfile,
   ActorType,
@@ -210,6 +211,8 @@ export interface GatewayApi {
       authenticate(sessionKey: string, methodId: string): Promise<void>;
       setKey(sessionKey: string, name: string, value: string): Promise<void>;
     };
+    /** Addition: login terminals (absent in test doubles that have none). */
+    login?: LoginTerminalsApi;
   };
   mcp: {
     issue(
@@ -247,4 +250,12 @@ export interface GatewayApi {
     set(sessionKey: string, goal: { objective?: string; status?: GoalStatus }, actor: Actor): Goal;
     clear(sessionKey: string, actor: Actor): void;
   };
+}
+
+/** Login terminals (issue 28.5): the agent's login command on a pty, after the person allowed it. */
+export interface LoginTerminalsApi {
+  start(sessionKey: string, methodId: string): Promise<LoginTerminalView>;
+  get(id: string): LoginTerminalView;
+  input(id: string, data: string): void;
+  close(id: string): void;
 }

@@ -27,6 +27,7 @@ import {
 import { searchSessions } from './search';
 import { catalogRootViews } from './catalog-roots';
 import { createMemoryPreferenceStore, type PreferenceStore } from '../person/preferences';
+import { loginHandlers } from './login-handlers';
 import { worktreeHandlers } from './worktree-handlers';
 
 /** The API's own refusals are the gateway's typed errors, mapped by type like the services'. */
@@ -407,6 +408,7 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
     ...sessionHandlers(c),
     ...stateHandlers(c),
     ...acpHandlers(c),
+    ...loginHandlers(gw.acp.login, session),
     ...appHandlers(c),
   };
 

@@ -1,0 +1,144 @@
+// Login terminals (issue 28.5): an agent's terminal auth method is its own login command, which
+// the person runs in a terminal they see. The gateway asks the person first (the exact command
+// line and folder, through consent), then runs it under a real pty (./pty.ts) with the profile's
+// environment (its sealed secrets included) in env, never on the command line. Output is pushed
+// live and kept bounded; the person's keystrokes go to its stdin. Closing the panel, deleting the
+// session or closing the gateway kills its whole process tree. Then Retry starts a fresh agent.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import type { AuthMethod } from '@agentclientprotocol/sdk';
+import { LOGIN_OUTPUT_KEPT, type LoginTerminalView } from '../../../../shared/ipc/login-terminals';
+import { GatewayError, invalidArgument, notFound } from '../../errors';
+import type { GatewayEvent } from '../../types';
+import type { Consent } from '../../trust/consent';
+import type { AuthSessions } from './auth';
+import { GROUPS, signalTree } from './process-tree';
+import { ptyPlan } from './pty';
+
+interface Live {
+  view: LoginTerminalView;
+  proc: ChildProcess;
+  known: Set<number>;
+}
+
+/** At most this many login terminals at once (one per session). */
+const MAX_LIVE = 4;
+const KILL_GRACE_MS = 1_000;
+
+export function createLoginTerminals(deps: {
+  sessions: Pick<AuthSessions, 'auth'>;
+  cwdOf(sessionKey: string): string;
+  confirm: Consent['confirm'];
+  emit(e: GatewayEvent): void;
+}) {
+  const terms = new Map<string, Live>();
+  const get = (id: string) => {
+    const t = terms.get(id);
+    if (!t) throw notFound(`Unknown login terminal: ${id}`);
+    return t;
+  };
+  const running = () => [...terms.values()].filter((t) => t.view.exitCode === undefined);
+
+  /** The method's command line and environment, from the profile the session runs. */
+  const loginCommand = (sessionKey: string, methodId: string) => {
+    const a = deps.sessions.auth(sessionKey);
+    if (!a) throw notFound(`No ACP agent runs in ${sessionKey}`);
+    const m = a.methods.find((x: AuthMethod) => x.id === methodId);
+    if (!m || !('type' in m) || m.type !== 'terminal')
+      throw invalidArgument(`The agent offers no terminal login method ${methodId}`);
+    return {
+      argv: [a.profile.command, ...a.profile.args, ...(m.args ?? [])],
+      env: { ...a.profile.env, ...(m.env ?? {}) },
+      name: m.name,
+    };
+  };
+
+  const stop = (t: Live) => {
+    if (t.view.exitCode !== undefined || t.proc.pid === undefined) return;
+    const pid = t.proc.pid;
+    for (const p of signalTree(pid, 'SIGTERM', t.known)) t.known.add(p);
+    setTimeout(() => signalTree(pid, 'SIGKILL', t.known), KILL_GRACE_MS).unref();
+  };
+
+  const keep = (t: Live, data: string) => {
+    t.view.output = (t.view.output + data).slice(-LOGIN_OUTPUT_KEPT);
+    deps.emit({ type: 'login:output', id: t.view.id, sessionKey: t.view.sessionKey, data });
+  };
+
+  return {
+    /** Asks the person (command line and folder), then runs the login command on a pty. */
+    async start(sessionKey: string, methodId: string): Promise<LoginTerminalView> {
+      const { argv, env, name } = loginCommand(sessionKey, methodId);
+      if (running().some((t) => t.view.sessionKey === sessionKey))
+        throw new GatewayError(
+          'unavailable',
+          'A login terminal runs for this session already: close it first',
+        );
+      if (running().length >= MAX_LIVE)
+        throw new GatewayError('unavailable', 'Too many login terminals are open');
+      const cwd = deps.cwdOf(sessionKey);
+      await deps.confirm({
+        kind: 'terminal',
+        title: `${name}: run the agent's login command in a terminal`,
+        command: { program: argv[0]!, args: argv.slice(1), cwd, env },
+        sessionKey,
+      });
+      const plan = ptyPlan(argv);
+      const proc = spawn(plan.program, plan.args, {
+        cwd,
+        env: { ...process.env, ...env, TERM: 'xterm-256color' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: GROUPS,
+      });
+      const view: LoginTerminalView = {
+        id: `login-${randomUUID()}`,
+        sessionKey,
+        methodId,
+        command: argv,
+        cwd,
+        output: '',
+      };
+      const t: Live = { view, proc, known: new Set() };
+      terms.set(view.id, t);
+      proc.stdout!.setEncoding('utf8').on('data', (d: string) => keep(t, d));
+      proc.stderr!.setEncoding('utf8').on('data', (d: string) => keep(t, d));
+      proc.stdin!.on('error', () => undefined); // writes after exit
+      proc.on('error', (err) => keep(t, `\r\n${err.message}\r\n`));
+      proc.on('close', (code, signal) => {
+        plan.cleanup();
+        signalTree(proc.pid ?? 0, 'SIGKILL', t.known); // anything it left behind
+        view.exitCode = code;
+        view.signal = signal;
+        deps.emit({ type: 'login:exit', id: view.id, sessionKey, exitCode: code, signal });
+      });
+      return { ...view };
+    },
+
+    get: (id: string): LoginTerminalView => ({ ...get(id).view }),
+
+    /** The person's keystrokes, to the login command's terminal. */
+    input(id: string, data: string): void {
+      const t = get(id);
+      if (t.view.exitCode !== undefined) throw new GatewayError('unavailable', 'The login command has ended');
+      t.proc.stdin!.write(data);
+    },
+
+    /** The panel closed: the whole process tree goes, and the terminal is forgotten. */
+    close(id: string): void {
+      stop(get(id));
+      terms.delete(id);
+    },
+
+    /** The session was deleted: its terminals go with it. */
+    closeSession(sessionKey: string): void {
+      for (const t of [...terms.values()]) if (t.view.sessionKey === sessionKey) this.close(t.view.id);
+    },
+
+    closeAll(): void {
+      for (const t of terms.values()) stop(t);
+      terms.clear();
+    },
+  };
+}
+
+export type LoginTerminals = ReturnType<typeof createLoginTerminals>;

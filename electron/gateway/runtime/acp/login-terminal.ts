@@ -25,11 +25,63 @@ interface Live {
 const MAX_LIVE = 4;
 const KILL_GRACE_MS = 1_000;
 
+type Emit = (e: GatewayEvent) => void;
+
+/** The method's command line and environment, from the profile the session runs. */
+function loginCommand(sessions: Pick<AuthSessions, 'auth'>, sessionKey: string, methodId: string) {
+  const a = sessions.auth(sessionKey);
+  if (!a) throw notFound(`No ACP agent runs in ${sessionKey}`);
+  const m = a.methods.find((x: AuthMethod) => x.id === methodId);
+  if (!m || !('type' in m) || m.type !== 'terminal')
+    throw invalidArgument(`The agent offers no terminal login method ${methodId}`);
+  return {
+    argv: [a.profile.command, ...a.profile.args, ...(m.args ?? [])],
+    env: { ...a.profile.env, ...(m.env ?? {}) },
+    name: m.name,
+  };
+}
+
+/** SIGTERM to the whole tree now, SIGKILL to what is left a moment later. */
+function stop(t: Live): void {
+  if (t.view.exitCode !== undefined || t.proc.pid === undefined) return;
+  const pid = t.proc.pid;
+  for (const p of signalTree(pid, 'SIGTERM', t.known)) t.known.add(p);
+  setTimeout(() => signalTree(pid, 'SIGKILL', t.known), KILL_GRACE_MS).unref();
+}
+
+/** Runs the allowed command line on a pty; its output is kept (bounded) and pushed. */
+function spawnOnPty(view: LoginTerminalView, env: Record<string, string>, emit: Emit): Live {
+  const plan = ptyPlan(view.command);
+  const proc = spawn(plan.program, plan.args, {
+    cwd: view.cwd,
+    env: { ...process.env, ...env, TERM: 'xterm-256color' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: GROUPS,
+  });
+  const t: Live = { view, proc, known: new Set() };
+  const keep = (data: string) => {
+    view.output = (view.output + data).slice(-LOGIN_OUTPUT_KEPT);
+    emit({ type: 'login:output', id: view.id, sessionKey: view.sessionKey, data });
+  };
+  proc.stdout!.setEncoding('utf8').on('data', keep);
+  proc.stderr!.setEncoding('utf8').on('data', keep);
+  proc.stdin!.on('error', () => undefined); // a write after the exit
+  proc.on('error', (err) => keep(`\r\n${err.message}\r\n`));
+  proc.on('close', (code, signal) => {
+    plan.cleanup();
+    signalTree(proc.pid ?? 0, 'SIGKILL', t.known); // anything it left behind
+    view.exitCode = code;
+    view.signal = signal;
+    emit({ type: 'login:exit', id: view.id, sessionKey: view.sessionKey, exitCode: code, signal });
+  });
+  return t;
+}
+
 export function createLoginTerminals(deps: {
   sessions: Pick<AuthSessions, 'auth'>;
   cwdOf(sessionKey: string): string;
   confirm: Consent['confirm'];
-  emit(e: GatewayEvent): void;
+  emit: Emit;
 }) {
   const terms = new Map<string, Live>();
   const get = (id: string) => {
@@ -39,36 +91,10 @@ export function createLoginTerminals(deps: {
   };
   const running = () => [...terms.values()].filter((t) => t.view.exitCode === undefined);
 
-  /** The method's command line and environment, from the profile the session runs. */
-  const loginCommand = (sessionKey: string, methodId: string) => {
-    const a = deps.sessions.auth(sessionKey);
-    if (!a) throw notFound(`No ACP agent runs in ${sessionKey}`);
-    const m = a.methods.find((x: AuthMethod) => x.id === methodId);
-    if (!m || !('type' in m) || m.type !== 'terminal')
-      throw invalidArgument(`The agent offers no terminal login method ${methodId}`);
-    return {
-      argv: [a.profile.command, ...a.profile.args, ...(m.args ?? [])],
-      env: { ...a.profile.env, ...(m.env ?? {}) },
-      name: m.name,
-    };
-  };
-
-  const stop = (t: Live) => {
-    if (t.view.exitCode !== undefined || t.proc.pid === undefined) return;
-    const pid = t.proc.pid;
-    for (const p of signalTree(pid, 'SIGTERM', t.known)) t.known.add(p);
-    setTimeout(() => signalTree(pid, 'SIGKILL', t.known), KILL_GRACE_MS).unref();
-  };
-
-  const keep = (t: Live, data: string) => {
-    t.view.output = (t.view.output + data).slice(-LOGIN_OUTPUT_KEPT);
-    deps.emit({ type: 'login:output', id: t.view.id, sessionKey: t.view.sessionKey, data });
-  };
-
   return {
     /** Asks the person (command line and folder), then runs the login command on a pty. */
     async start(sessionKey: string, methodId: string): Promise<LoginTerminalView> {
-      const { argv, env, name } = loginCommand(sessionKey, methodId);
+      const { argv, env, name } = loginCommand(deps.sessions, sessionKey, methodId);
       if (running().some((t) => t.view.sessionKey === sessionKey))
         throw new GatewayError(
           'unavailable',
@@ -83,35 +109,10 @@ export function createLoginTerminals(deps: {
         command: { program: argv[0]!, args: argv.slice(1), cwd, env },
         sessionKey,
       });
-      const plan = ptyPlan(argv);
-      const proc = spawn(plan.program, plan.args, {
-        cwd,
-        env: { ...process.env, ...env, TERM: 'xterm-256color' },
-        stdio: ['pipe', 'pipe', 'pipe'],
-        detached: GROUPS,
-      });
-      const view: LoginTerminalView = {
-        id: `login-${randomUUID()}`,
-        sessionKey,
-        methodId,
-        command: argv,
-        cwd,
-        output: '',
-      };
-      const t: Live = { view, proc, known: new Set() };
-      terms.set(view.id, t);
-      proc.stdout!.setEncoding('utf8').on('data', (d: string) => keep(t, d));
-      proc.stderr!.setEncoding('utf8').on('data', (d: string) => keep(t, d));
-      proc.stdin!.on('error', () => undefined); // writes after exit
-      proc.on('error', (err) => keep(t, `\r\n${err.message}\r\n`));
-      proc.on('close', (code, signal) => {
-        plan.cleanup();
-        signalTree(proc.pid ?? 0, 'SIGKILL', t.known); // anything it left behind
-        view.exitCode = code;
-        view.signal = signal;
-        deps.emit({ type: 'login:exit', id: view.id, sessionKey, exitCode: code, signal });
-      });
-      return { ...view };
+      const id = `login-${randomUUID()}`;
+      const t = spawnOnPty({ id, sessionKey, methodId, command: argv, cwd, output: '' }, env, deps.emit);
+      terms.set(id, t);
+      return { ...t.view };
     },
 
     get: (id: string): LoginTerminalView => ({ ...get(id).view }),

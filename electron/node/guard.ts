@@ -34,53 +34,65 @@ export const KNOWN_PATHS = 100_000;
 
 const sameFile = (a: fs.Stats, b: { dev: number; ino: number }) => a.dev === b.dev && a.ino === b.ino;
 
-export function guardedFs(roots: readonly string[], base: CatalogFs = nodeFs): GuardedFs {
-  const lexical = roots.map((r) => path.resolve(r));
-  const realDirs = new Map<string, string | null>();
+/** The roots and what was checked under them: the lexical and real checks of one path. */
+class RootGuard {
+  private readonly lexical: string[];
+  private readonly realDirs = new Map<string, string | null>();
   /** Files checked in this request: their lstat (a plain file's stat), or null (missing, a link). */
-  const checked = new Map<string, fs.Stats | null>();
+  private readonly checked = new Map<string, fs.Stats | null>();
   /** Paths that passed the full check, with the identity of the plain file or folder they were. */
-  const known = new Map<string, { dev: number; ino: number }>();
-  let realRoots: string[] | undefined;
+  readonly known = new Map<string, { dev: number; ino: number }>();
+  private realRoots: string[] | undefined;
 
-  const realRootList = () =>
-    (realRoots ??= lexical.flatMap((r) => {
+  constructor(roots: readonly string[]) {
+    this.lexical = roots.map((r) => path.resolve(r));
+  }
+
+  private realRootList(): string[] {
+    return (this.realRoots ??= this.lexical.flatMap((r) => {
       try {
         return [fs.realpathSync.native(r)];
       } catch {
         return [];
       }
     }));
+  }
 
   /** Real path of a directory (cached), or null when it does not exist. */
-  function realDir(dir: string): string | null {
-    let r = realDirs.get(dir);
+  private realDir(dir: string): string | null {
+    let r = this.realDirs.get(dir);
     if (r === undefined) {
       try {
         r = fs.realpathSync.native(dir);
       } catch {
         r = null;
       }
-      realDirs.set(dir, r);
+      this.realDirs.set(dir, r);
     }
     return r;
   }
 
+  /** The lstat of a path checked before, when it is still the very file (or folder) it was. */
+  private stillKnown(p: string): fs.Stats | undefined {
+    const id = this.known.get(p);
+    if (!id) return undefined;
+    const st = fs.lstatSync(p, { throwIfNoEntry: false });
+    // The very file (or folder) that was checked: nothing on its way can have moved it outside.
+    if (st && !st.isSymbolicLink() && sameFile(st, id)) return st;
+    this.known.delete(p);
+    return undefined;
+  }
+
   /** Throws OutsideRootsError unless `p` lies under a root; its lstat when it is a plain entry. */
-  function check(p: string): fs.Stats | null {
-    const id = known.get(p);
-    if (id) {
-      const st = fs.lstatSync(p, { throwIfNoEntry: false });
-      // The very file (or folder) that was checked: nothing on its way can have moved it outside.
-      if (st && !st.isSymbolicLink() && sameFile(st, id)) return st;
-      known.delete(p);
-    }
+  check(p: string): fs.Stats | null {
+    const again = this.stillKnown(p);
+    if (again) return again;
     const abs = path.resolve(p);
-    const seen = checked.get(abs);
+    const seen = this.checked.get(abs);
     if (seen !== undefined) return seen;
-    if (!lexical.some((r) => under(abs, r))) throw new OutsideRootsError(p);
-    const real = realRootList();
-    const dir = realDir(path.dirname(abs));
+    if (!this.lexical.some((r) => under(abs, r))) throw new OutsideRootsError(p);
+    const real = this.realRootList();
+    const dir = this.realDir(path.dirname(abs));
     // A missing directory: nothing can be read there; the operation itself says ENOENT.
     if (dir === null) return null;
     let target = path.join(dir, path.basename(abs));
@@ -94,21 +106,28 @@ export function guardedFs(roots: readonly string[], base: CatalogFs = nodeFs): G
     }
     if (!real.some((r) => under(target, r))) throw new OutsideRootsError(p);
     const plain = st && !st.isSymbolicLink() ? st : null;
-    checked.set(abs, plain);
+    this.checked.set(abs, plain);
     if (plain) {
-      if (known.size >= KNOWN_PATHS) known.clear();
-      known.set(p, { dev: plain.dev, ino: plain.ino });
+      if (this.known.size >= KNOWN_PATHS) this.known.clear();
+      this.known.set(p, { dev: plain.dev, ino: plain.ino });
     }
     return plain;
   }
 
+  /** A new request: directories' real paths are looked up again; checked identities stay. */
+  reset(): void {
+    this.realDirs.clear();
+    this.checked.clear();
+    this.realRoots = undefined;
+  }
+}
+
+export function guardedFs(roots: readonly string[], base: CatalogFs = nodeFs): GuardedFs {
+  const guard = new RootGuard(roots);
+  const check = (p: string) => guard.check(p);
   return {
     check,
-    reset() {
-      realDirs.clear();
-      checked.clear();
-      realRoots = undefined;
-    },
+    reset: () => guard.reset(),
     statSync(p) {
       // A plain entry's lstat is its stat (one system call per idle transcript).
       return check(p) ?? base.statSync(p);
@@ -119,7 +138,7 @@ export function guardedFs(roots: readonly string[], base: CatalogFs = nodeFs): G
       const fd = base.openSync(p, flags);
       if (st && !sameFile(fs.fstatSync(fd), st)) {
         base.closeSync(fd);
-        known.delete(p);
+        guard.known.delete(p);
         throw new Error(`the file changed while it was opened; not read: ${p}`);
       }
       return fd;

@@ -32,7 +32,6 @@ const DEBT = [
   'renderer/src/features/settings/Settings.tsx#AgentForm',
   'electron/node/watch.ts#createWatchSet',
   'renderer/src/App.tsx#App',
-  'electron/node/guard.ts#guardedFs',
   'renderer/src/features/settings/Nodes.tsx#AddNode',
   // Landed the same hour as this test (issue 31.1), not yet split.
 ];

@@ -21,7 +21,6 @@ const COMPOSITION_ROOTS = [
 const DEBT = [
   'electron/gateway/runtime/acp/sessions.ts#createAcpSessions',
   'electron/gateway/nodes/service.ts#createNodes',
-  'electron/gateway/installers/install.ts#createAcpRegistry',
   'electron/node/service.ts#createNodeService',
   'renderer/src/features/start/NewSessionDialog.tsx#NewSessionDialog',
   'renderer/src/features/settings/AcpProfiles.tsx#ProfileForm',

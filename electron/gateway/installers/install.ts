@@ -26,7 +26,7 @@ import { ArchiveError, type ExtractLimits } from './archive';
 import { fetchBinary } from './binary';
 import { DownloadError } from './download';
 import { currentPlatform, distributionsOf, type RegistryEntry } from './format';
-import { createIndexSource, type Listing } from './index-source';
+import { createIndexSource, type IndexSource, type Listing } from './index-source';
 import { createInstallStore } from './install-store';
 import { removeInside, SEMVER } from './folder';
 
@@ -68,6 +68,218 @@ const TOOL_HELP = {
   uvx: 'uvx comes with uv (https://docs.astral.sh/uv/)',
 };
 
+/** The registry's parts: the index, the install records, where binaries go, this platform. */
+interface Registry {
+  deps: RegistryDeps;
+  index: IndexSource;
+  installs: ReturnType<typeof createInstallStore>;
+  agentsDir: string;
+  maxBytes: number;
+  platform: ReturnType<typeof currentPlatform>;
+}
+
+async function find(r: Registry, agentId: string): Promise<RegistryEntry> {
+  const entry = (await r.index.listing()).entries.find((e) => e.id === agentId);
+  if (!entry) throw notFound(`Unknown registry agent: ${agentId}`);
+  return entry;
+}
+
+/** The registry id as profile id, unless a hand-written profile has it already. */
+function profileIdFor(r: Registry, entry: RegistryEntry): string {
+  const mine = r.installs.list().find((i) => i.registryId === entry.id);
+  if (mine) return mine.profileId;
+  if (!r.deps.profiles.get(entry.id)) return entry.id;
+  for (let n = 2; ; n++) if (!r.deps.profiles.get(`${entry.id}-${n}`)) return `${entry.id}-${n}`;
+}
+
+/** What installing the entry will do: the distribution, command line, download or missing tool. */
+function plan(r: Registry, entry: RegistryEntry, wanted?: RegistryDistribution): RegistryInstallPlan {
+  const { platform, agentsDir, maxBytes } = r;
+  const offered = distributionsOf(entry, platform);
+  const distribution = wanted ?? offered[0];
+  const base = {
+    agentId: entry.id,
+    name: entry.name,
+    version: entry.version,
+    profileId: profileIdFor(r, entry),
+    needs: agentNeeds(entry),
+  };
+  if (!distribution || !offered.includes(distribution)) {
+    const what = wanted ? `a ${wanted} distribution` : 'a distribution';
+    throw new GatewayError(
+      'unavailable',
+      `${entry.name} has no ${what.slice(2)} for ${platform ?? process.platform}`,
+    );
+  }
+  if (distribution === 'binary') {
+    const target = entry.binary![platform!]!;
+    const folder = path.join(agentsDir, entry.id, entry.version);
+    // The index is checked (strict semver, id pattern); this holds whatever reaches here.
+    if (!SEMVER.test(entry.version) || path.dirname(path.dirname(folder)) !== agentsDir)
+      throw new GatewayError(
+        'invalid_argument',
+        `refused: registry version "${entry.version}" is not strict semver`,
+      );
+    return {
+      ...base,
+      distribution,
+      command: path.join(folder, target.cmd),
+      args: target.args,
+      env: target.env,
+      download: { url: target.archive, platform: platform!, folder, maxBytes },
+    };
+  }
+  const pkg = entry[distribution]!;
+  const args = distribution === 'npx' ? ['--yes', pkg.package, ...pkg.args] : [pkg.package, ...pkg.args];
+  let problem: string | undefined;
+  try {
+    resolveCommand({ id: '', name: '', command: distribution, args: [], env: {} });
+  } catch (err) {
+    if (!(err instanceof AcpCommandNotFoundError)) throw err;
+    problem = `${distribution} is not installed or not on PATH (${TOOL_HELP[distribution]}); it is needed to run ${entry.name}`;
+  }
+  return {
+    ...base,
+    distribution,
+    command: distribution,
+    args,
+    env: pkg.env,
+    ...(problem ? { problem } : {}),
+  };
+}
+
+/** Starts the agent once in a scratch folder: it must answer initialize and session/new. */
+async function probe(
+  deps: RegistryDeps,
+  agentId: string,
+  profile: AcpProfile,
+  distribution: RegistryDistribution,
+): Promise<void> {
+  const scratch = path.join(deps.dataDir, 'acp-work', `.probe-${randomUUID().slice(0, 8)}`);
+  fs.mkdirSync(scratch, { recursive: true });
+  const began = Date.now();
+  const progress = (p: Pick<AcpStartProgress, 'stage' | 'text'>) =>
+    deps.emit?.({ type: 'acp:progress', progress: { agentId, ...p, elapsedMs: Date.now() - began } });
+  try {
+    const { AcpChild } = await import('../runtime/acp/child');
+    const child = await AcpChild.start({
+      profile,
+      cwd: scratch,
+      startTimeoutMs: PROBE_TIMEOUT_MS[distribution],
+      onProgress: progress,
+      logger: { warn: (m) => deps.logger.warn(`acp registry probe: ${m}`, { profile: profile.id }) },
+      onUpdate: () => undefined,
+      onPermission: () => Promise.resolve({ outcome: 'cancelled' }),
+    });
+    await child.close();
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function agentOf(r: Registry, e: RegistryEntry, listing: Listing) {
+  const icon = await r.index.icon(e, listing);
+  return {
+    id: e.id,
+    name: e.name,
+    version: e.version,
+    description: e.description,
+    ...(icon ? { icon } : {}),
+    distributions: distributionsOf(e, r.platform),
+  };
+}
+
+/** What Settings shows: the agents with their install state, and where the list came from. */
+async function listingView(r: Registry, opts: { refresh?: boolean } = {}): Promise<RegistryListingView> {
+  const { index, installs, deps } = r;
+  const listing = await index.listing(opts);
+  const byRegistryId = new Map(installs.list().map((i) => [i.registryId, i]));
+  const agents = await Promise.all(
+    listing.entries.map(async (e): Promise<RegistryAgentView> => {
+      const installed = byRegistryId.get(e.id);
+      return {
+        ...(await agentOf(r, e, listing)),
+        ...(e.repository ? { repository: e.repository } : {}),
+        ...(e.license ? { license: e.license } : {}),
+        ...(e.authors ? { authors: e.authors } : {}),
+        ...(installed && deps.profiles.get(installed.profileId)
+          ? { installedProfileId: installed.profileId, installedVersion: installed.version }
+          : {}),
+      };
+    }),
+  );
+  return {
+    agents,
+    source: listing.source,
+    url: listing.url,
+    ...(listing.fetchedAt !== undefined ? { fetchedAt: listing.fetchedAt } : {}),
+    ...(listing.error ? { error: listing.error } : {}),
+  };
+}
+
+/** Contract: installs the agent and returns its profile (see the file comment). */
+async function install(r: Registry, agentId: string, opts: InstallOptions = {}): Promise<AcpProfile> {
+  const { deps, platform, agentsDir, installs } = r;
+  const entry = await find(r, agentId);
+  const planned = plan(r, entry, opts.distribution);
+  const p = { ...planned, env: { ...planned.env, ...opts.env } };
+  if (p.problem) throw new GatewayError('unavailable', p.problem);
+  await opts.confirm?.(p);
+  const previous = installs.get(p.profileId);
+  let fetched: { sha256: string; size: number; source: string } | undefined;
+  try {
+    if (p.distribution === 'binary')
+      fetched = await fetchBinary(p.download!, entry.binary![platform!]!.cmd, {
+        root: agentsDir,
+        ...(deps.allowLoopbackHttp ? { allowLoopbackHttp: true } : {}),
+        ...(deps.extractLimits ? { extractLimits: deps.extractLimits } : {}),
+      });
+    const profile: AcpProfile = {
+      id: p.profileId,
+      name: entry.name,
+      command: p.command,
+      args: p.args,
+      env: p.env,
+    };
+    await probe(deps, entry.id, profile, p.distribution);
+    const saved = deps.profiles.save(profile);
+    installs.put({
+      profileId: saved.id,
+      registryId: entry.id,
+      version: entry.version,
+      distribution: p.distribution,
+      source: fetched?.source ?? entry[p.distribution as 'npx' | 'uvx']!.package,
+      ...(fetched ? { sha256: fetched.sha256, size: fetched.size, installDir: p.download!.folder } : {}),
+      installedAt: deps.now(),
+    });
+    // An update replaces the previous version's folder.
+    if (previous?.installDir && previous.installDir !== p.download?.folder)
+      removeInside(agentsDir, previous.installDir);
+    return saved;
+  } catch (err) {
+    if (fetched && previous?.installDir !== p.download?.folder) removeInside(agentsDir, p.download!.folder);
+    throw installError(entry, err, p);
+  }
+}
+
+/** The profile is gone: its record goes, and the folder of a downloaded binary with it. */
+function forget(r: Registry, profileId: string): void {
+  const { installs, agentsDir, deps } = r;
+  const record = installs.get(profileId);
+  if (!record) return;
+  installs.remove(profileId);
+  // A record is data: its folder is deleted only when it lies inside the agents' folder.
+  if (record.installDir) {
+    try {
+      removeInside(agentsDir, record.installDir);
+    } catch (err) {
+      deps.logger.warn('acp registry: an install record points outside the agents folder', {
+        error: String(err),
+      });
+    }
+  }
+}
+
 export function createAcpRegistry(deps: RegistryDeps) {
   const index = createIndexSource({
     dataDir: deps.dataDir,
@@ -77,190 +289,32 @@ export function createAcpRegistry(deps: RegistryDeps) {
     ...(deps.allowLoopbackHttp ? { allowLoopbackHttp: true } : {}),
   });
   const installs = createInstallStore(deps.db);
-  const agentsDir = path.join(deps.dataDir, 'acp-agents');
-  const maxBytes = deps.maxDownloadBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
-  const platform = currentPlatform();
-
-  const find = async (agentId: string): Promise<RegistryEntry> => {
-    const entry = (await index.listing()).entries.find((e) => e.id === agentId);
-    if (!entry) throw notFound(`Unknown registry agent: ${agentId}`);
-    return entry;
+  const r: Registry = {
+    deps,
+    index,
+    installs,
+    agentsDir: path.join(deps.dataDir, 'acp-agents'),
+    maxBytes: deps.maxDownloadBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES,
+    platform: currentPlatform(),
   };
-
-  /** The registry id as profile id, unless a hand-written profile has it already. */
-  const profileIdFor = (entry: RegistryEntry): string => {
-    const mine = installs.list().find((i) => i.registryId === entry.id);
-    if (mine) return mine.profileId;
-    if (!deps.profiles.get(entry.id)) return entry.id;
-    for (let n = 2; ; n++) if (!deps.profiles.get(`${entry.id}-${n}`)) return `${entry.id}-${n}`;
-  };
-
-  function plan(entry: RegistryEntry, wanted?: RegistryDistribution): RegistryInstallPlan {
-    const offered = distributionsOf(entry, platform);
-    const distribution = wanted ?? offered[0];
-    const base = {
-      agentId: entry.id,
-      name: entry.name,
-      version: entry.version,
-      profileId: profileIdFor(entry),
-      needs: agentNeeds(entry),
-    };
-    if (!distribution || !offered.includes(distribution)) {
-      const what = wanted ? `a ${wanted} distribution` : 'a distribution';
-      throw new GatewayError(
-        'unavailable',
-        `${entry.name} has no ${what.slice(2)} for ${platform ?? process.platform}`,
-      );
-    }
-    if (distribution === 'binary') {
-      const target = entry.binary![platform!]!;
-      const folder = path.join(agentsDir, entry.id, entry.version);
-      // The index is checked (strict semver, id pattern); this holds whatever reaches here.
-      if (!SEMVER.test(entry.version) || path.dirname(path.dirname(folder)) !== agentsDir)
-        throw new GatewayError(
-          'invalid_argument',
-          `refused: registry version "${entry.version}" is not strict semver`,
-        );
-      return {
-        ...base,
-        distribution,
-        command: path.join(folder, target.cmd),
-        args: target.args,
-        env: target.env,
-        download: { url: target.archive, platform: platform!, folder, maxBytes },
-      };
-    }
-    const pkg = entry[distribution]!;
-    const args = distribution === 'npx' ? ['--yes', pkg.package, ...pkg.args] : [pkg.package, ...pkg.args];
-    let problem: string | undefined;
-    try {
-      resolveCommand({ id: '', name: '', command: distribution, args: [], env: {} });
-    } catch (err) {
-      if (!(err instanceof AcpCommandNotFoundError)) throw err;
-      problem = `${distribution} is not installed or not on PATH (${TOOL_HELP[distribution]}); it is needed to run ${entry.name}`;
-    }
-    return {
-      ...base,
-      distribution,
-      command: distribution,
-      args,
-      env: pkg.env,
-      ...(problem ? { problem } : {}),
-    };
-  }
-
-  /** Starts the agent once in a scratch folder: it must answer initialize and session/new. */
-  async function probe(
-    agentId: string,
-    profile: AcpProfile,
-    distribution: RegistryDistribution,
-  ): Promise<void> {
-    const scratch = path.join(deps.dataDir, 'acp-work', `.probe-${randomUUID().slice(0, 8)}`);
-    fs.mkdirSync(scratch, { recursive: true });
-    const began = Date.now();
-    const progress = (p: Pick<AcpStartProgress, 'stage' | 'text'>) =>
-      deps.emit?.({ type: 'acp:progress', progress: { agentId, ...p, elapsedMs: Date.now() - began } });
-    try {
-      const { AcpChild } = await import('../runtime/acp/child');
-      const child = await AcpChild.start({
-        profile,
-        cwd: scratch,
-        startTimeoutMs: PROBE_TIMEOUT_MS[distribution],
-        onProgress: progress,
-        logger: { warn: (m) => deps.logger.warn(`acp registry probe: ${m}`, { profile: profile.id }) },
-        onUpdate: () => undefined,
-        onPermission: () => Promise.resolve({ outcome: 'cancelled' }),
-      });
-      await child.close();
-    } finally {
-      fs.rmSync(scratch, { recursive: true, force: true });
-    }
-  }
-
   return {
     index,
 
     /** Contract: the registry's agents (live index when reachable, else cached, else bundled). */
     async list() {
       const listing = await index.listing();
-      return Promise.all(listing.entries.map((e) => agentOf(e, listing)));
+      return Promise.all(listing.entries.map((e) => agentOf(r, e, listing)));
     },
 
     /** What Settings shows: the agents with their install state, and where the list came from. */
-    async listing(opts: { refresh?: boolean } = {}): Promise<RegistryListingView> {
-      const listing = await index.listing(opts);
-      const byRegistryId = new Map(installs.list().map((i) => [i.registryId, i]));
-      const agents = await Promise.all(
-        listing.entries.map(async (e): Promise<RegistryAgentView> => {
-          const installed = byRegistryId.get(e.id);
-          return {
-            ...(await agentOf(e, listing)),
-            ...(e.repository ? { repository: e.repository } : {}),
-            ...(e.license ? { license: e.license } : {}),
-            ...(e.authors ? { authors: e.authors } : {}),
-            ...(installed && deps.profiles.get(installed.profileId)
-              ? { installedProfileId: installed.profileId, installedVersion: installed.version }
-              : {}),
-          };
-        }),
-      );
-      return {
-        agents,
-        source: listing.source,
-        url: listing.url,
-        ...(listing.fetchedAt !== undefined ? { fetchedAt: listing.fetchedAt } : {}),
-        ...(listing.error ? { error: listing.error } : {}),
-      };
-    },
+    listing: (opts: { refresh?: boolean } = {}) => listingView(r, opts),
 
     async plan(agentId: string, distribution?: RegistryDistribution): Promise<RegistryInstallPlan> {
-      return plan(await find(agentId), distribution);
+      return plan(r, await find(r, agentId), distribution);
     },
 
     /** Contract: installs the agent and returns its profile (see the file comment). */
-    async install(agentId: string, opts: InstallOptions = {}): Promise<AcpProfile> {
-      const entry = await find(agentId);
-      const planned = plan(entry, opts.distribution);
-      const p = { ...planned, env: { ...planned.env, ...opts.env } };
-      if (p.problem) throw new GatewayError('unavailable', p.problem);
-      await opts.confirm?.(p);
-      const previous = installs.get(p.profileId);
-      let fetched: { sha256: string; size: number; source: string } | undefined;
-      try {
-        if (p.distribution === 'binary')
-          fetched = await fetchBinary(p.download!, entry.binary![platform!]!.cmd, {
-            root: agentsDir,
-            ...(deps.allowLoopbackHttp ? { allowLoopbackHttp: true } : {}),
-            ...(deps.extractLimits ? { extractLimits: deps.extractLimits } : {}),
-          });
-        const profile: AcpProfile = {
-          id: p.profileId,
-          name: entry.name,
-          command: p.command,
-          args: p.args,
-          env: p.env,
-        };
-        await probe(entry.id, profile, p.distribution);
-        const saved = deps.profiles.save(profile);
-        installs.put({
-          profileId: saved.id,
-          registryId: entry.id,
-          version: entry.version,
-          distribution: p.distribution,
-          source: fetched?.source ?? entry[p.distribution as 'npx' | 'uvx']!.package,
-          ...(fetched ? { sha256: fetched.sha256, size: fetched.size, installDir: p.download!.folder } : {}),
-          installedAt: deps.now(),
-        });
-        // An update replaces the previous version's folder.
-        if (previous?.installDir && previous.installDir !== p.download?.folder)
-          removeInside(agentsDir, previous.installDir);
-        return saved;
-      } catch (err) {
-        if (fetched && previous?.installDir !== p.download?.folder)
-          removeInside(agentsDir, p.download!.folder);
-        throw installError(entry, err, p);
-      }
-    },
+    install: (agentId: string, opts: InstallOptions = {}) => install(r, agentId, opts),
 
     installs: {
       list: (): AcpInstallInfo[] => installs.list(),
@@ -268,34 +322,8 @@ export function createAcpRegistry(deps: RegistryDeps) {
     },
 
     /** The profile is gone: its record goes, and the folder of a downloaded binary with it. */
-    forget(profileId: string): void {
-      const record = installs.get(profileId);
-      if (!record) return;
-      installs.remove(profileId);
-      // A record is data: its folder is deleted only when it lies inside the agents' folder.
-      if (record.installDir) {
-        try {
-          removeInside(agentsDir, record.installDir);
-        } catch (err) {
-          deps.logger.warn('acp registry: an install record points outside the agents folder', {
-            error: String(err),
-          });
-        }
-      }
-    },
+    forget: (profileId: string) => forget(r, profileId),
   };
-
-  async function agentOf(e: RegistryEntry, listing: Listing) {
-    const icon = await index.icon(e, listing);
-    return {
-      id: e.id,
-      name: e.name,
-      version: e.version,
-      description: e.description,
-      ...(icon ? { icon } : {}),
-      distributions: distributionsOf(e, platform),
-    };
-  }
 }
 
 function installError(entry: RegistryEntry, err: unknown, plan: RegistryInstallPlan): Error {

@@ -7,8 +7,12 @@ import { isNotFound } from '../kit/fsio';
 import type { SqliteDb } from '../kit/sqlite';
 import { classifyOpencode, ocVisible, type OcClassified, type OcMessage } from './rules';
 import {
-  asMsgRows,
+  dbHasSession,
+  dbLastMessage,
+  dbLastMessages,
   dbMessage,
+  dbMessagesAfter,
+  dbUserMessagesBefore,
   dbSessions,
   isDbRef,
   isJsonRef,
@@ -92,33 +96,14 @@ export const opencodeProvider: ProviderModule = {
     ): ProbeOutcome {
       if (!exists(ref.db)) return { kind: 'missing' };
       const db = conn(ref.db);
-      if (!db.get('SELECT 1 AS one FROM session WHERE id = ?', ref.sessionId)) return { kind: 'missing' };
-      const rows = asMsgRows(
-        db.all(
-          `SELECT id, time_created, data FROM message WHERE session_id = ? AND (time_created > ? OR (time_created = ? AND id > ?))
-           ORDER BY time_created, id LIMIT ${BATCH}`,
-          ref.sessionId,
-          prev.createdAt,
-          prev.createdAt,
-          prev.messageId ?? '',
-        ),
-      );
+      if (!dbHasSession(db, ref.sessionId)) return { kind: 'missing' };
+      const after = { createdAt: prev.createdAt, id: prev.messageId ?? '' };
+      const rows = dbMessagesAfter(db, ref.sessionId, after, BATCH);
       if (rows.length === 0)
         return outcome(prev, { turns: 0, echoes: 0, ...(visible ? { messages: [] } : {}) });
       const msgs = rows.map((r) => dbMessage(db, r, visible));
       const first = msgs[0]!;
-      const before = asMsgRows(
-        db.all(
-          `SELECT id, time_created, data FROM message WHERE session_id = ? AND json_extract(data, '$.role') = 'user'
-           AND (time_created < ? OR (time_created = ? AND id < ?)) ORDER BY time_created DESC, id DESC LIMIT 3`,
-          ref.sessionId,
-          first.createdAt,
-          first.createdAt,
-          first.id,
-        ),
-      )
-        .reverse()
-        .map((r) => dbMessage(db, r, false));
+      const before = dbUserMessagesBefore(db, ref.sessionId, first, 3).map((r) => dbMessage(db, r, false));
       return outcome(prev, classifyOpencode(msgs, before, own, now, visible));
     }
 
@@ -145,13 +130,7 @@ export const opencodeProvider: ProviderModule = {
       baseline(ref) {
         let last: OcMessage | { id: string; createdAt: number } | undefined;
         if (isDbRef(ref)) {
-          const r = once(ref.db, (db) =>
-            db.get(
-              'SELECT id, time_created FROM message WHERE session_id = ? ORDER BY time_created DESC, id DESC LIMIT 1',
-              ref.sessionId,
-            ),
-          );
-          last = r ? { id: String(r.id), createdAt: Number(r.time_created) } : undefined;
+          last = once(ref.db, (db) => dbLastMessage(db, ref.sessionId));
         } else if (isJsonRef(ref)) last = jsonMessages(cfs, ref.dataDir, ref.sessionId).pop();
         else throw new Error('not an OpenCode source');
         return fromMarker(last ? { messageId: last.id, createdAt: last.createdAt } : START);
@@ -181,15 +160,7 @@ export const opencodeProvider: ProviderModule = {
         if (isJsonRef(ref)) msgs = jsonMessages(cfs, ref.dataDir, ref.sessionId, true).slice(-limit);
         else if (isDbRef(ref))
           msgs = once(ref.db, (db) =>
-            asMsgRows(
-              db.all(
-                'SELECT id, time_created, data FROM message WHERE session_id = ? ORDER BY time_created DESC, id DESC LIMIT ?',
-                ref.sessionId,
-                limit,
-              ),
-            )
-              .reverse()
-              .map((r) => dbMessage(db, r, true)),
+            dbLastMessages(db, ref.sessionId, limit).map((r) => dbMessage(db, r, true)),
           );
         return msgs.flatMap((m) => {
           const v = ocVisible(m);

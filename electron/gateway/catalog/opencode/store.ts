@@ -199,3 +199,70 @@ export function dbMessage(db: SqliteDb, r: MsgRow, allParts: boolean): OcMessage
 export function asMsgRows(rows: Record<string, unknown>[]): MsgRow[] {
   return rows.map((r) => ({ id: String(r.id), time_created: Number(r.time_created), data: String(r.data) }));
 }
+
+/** Whether the database holds the session. */
+export function dbHasSession(db: SqliteDb, sessionId: string): boolean {
+  return db.get('SELECT 1 AS one FROM session WHERE id = ?', sessionId) !== undefined;
+}
+
+/** Up to `limit` messages after (createdAt, id), oldest first. */
+export function dbMessagesAfter(
+  db: SqliteDb,
+  sessionId: string,
+  after: { createdAt: number; id: string },
+  limit: number,
+): MsgRow[] {
+  return asMsgRows(
+    db.all(
+      `SELECT id, time_created, data FROM message WHERE session_id = ? AND (time_created > ? OR (time_created = ? AND id > ?))
+       ORDER BY time_created, id LIMIT ${Math.trunc(limit)}`,
+      sessionId,
+      after.createdAt,
+      after.createdAt,
+      after.id,
+    ),
+  );
+}
+
+/** The last `limit` user messages before (createdAt, id), oldest first. */
+export function dbUserMessagesBefore(
+  db: SqliteDb,
+  sessionId: string,
+  before: { createdAt: number; id: string },
+  limit: number,
+): MsgRow[] {
+  return asMsgRows(
+    db.all(
+      `SELECT id, time_created, data FROM message WHERE session_id = ? AND json_extract(data, '$.role') = 'user'
+       AND (time_created < ? OR (time_created = ? AND id < ?)) ORDER BY time_created DESC, id DESC LIMIT ?`,
+      sessionId,
+      before.createdAt,
+      before.createdAt,
+      before.id,
+      limit,
+    ),
+  ).reverse();
+}
+
+/** The session's last `limit` messages, oldest first. */
+export function dbLastMessages(db: SqliteDb, sessionId: string, limit: number): MsgRow[] {
+  return asMsgRows(
+    db.all(
+      'SELECT id, time_created, data FROM message WHERE session_id = ? ORDER BY time_created DESC, id DESC LIMIT ?',
+      sessionId,
+      limit,
+    ),
+  ).reverse();
+}
+
+/** The session's last message (its id and time), if any. */
+export function dbLastMessage(
+  db: SqliteDb,
+  sessionId: string,
+): { id: string; createdAt: number } | undefined {
+  const r = db.get(
+    'SELECT id, time_created FROM message WHERE session_id = ? ORDER BY time_created DESC, id DESC LIMIT 1',
+    sessionId,
+  );
+  return r ? { id: String(r.id), createdAt: Number(r.time_created) } : undefined;
+}

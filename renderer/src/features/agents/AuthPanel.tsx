@@ -1,10 +1,11 @@
 // When the agent answered authRequired: its ways to authenticate, each with what it needs — the
-// agent's own method (ACP authenticate), its login command for a terminal (run by the person, where
-// they see it), or an API key for the profile (sent once, stored sealed, never shown again) — then
+// agent's own method (ACP authenticate), its login command for a terminal (run by the gateway in a
+// terminal panel here, after the person allowed it; or copied to run by hand), or an API key for the profile (sent once, stored sealed, never shown again) — then
 // Retry.
 import { useEffect, useState } from 'react';
-import type { AcpAuthView } from '../../../../shared/ipc';
+import type { AcpAuthView, AuthMethodView, LoginTerminalView } from '../../../../shared/ipc';
 import { call, errorMessage } from '../../lib/api';
+import { LoginTerminal } from './LoginTerminal';
 
 export const AUTH_REQUIRED = '(code -32000)';
 
@@ -55,10 +56,7 @@ export function AuthPanel({ sessionKey, onRetry }: { sessionKey: string; onRetry
                   Authenticate
                 </button>
               ) : (
-                <>
-                  <div className="small">Run this in a terminal, log in there, then Retry:</div>
-                  <pre className="mono">{m.command?.join(' ')}</pre>
-                </>
+                <TerminalMethod sessionKey={sessionKey} method={m} busy={busy} onError={setError} />
               )}
             </li>
           ))}
@@ -117,5 +115,44 @@ function ApiKeyField(props: {
         Save key
       </button>
     </li>
+  );
+}
+
+/** A terminal login: its command line, and running it in a terminal panel here (after consent). */
+function TerminalMethod(props: {
+  sessionKey: string;
+  method: AuthMethodView;
+  busy: boolean;
+  onError(message: string | null): void;
+}) {
+  const { sessionKey, method, busy, onError } = props;
+  const [term, setTerm] = useState<LoginTerminalView | null>(null);
+  const [starting, setStarting] = useState(false);
+  const run = () => {
+    setStarting(true);
+    onError(null);
+    call('acp:login:start', { sessionKey, methodId: method.id }).then(
+      (v) => {
+        setTerm(v);
+        setStarting(false);
+      },
+      (err: unknown) => {
+        onError(errorMessage(err));
+        setStarting(false);
+      },
+    );
+  };
+  return (
+    <>
+      <div className="small">Its login command (Sightline asks before it runs it; or run it yourself):</div>
+      <pre className="mono">{method.command?.join(' ')}</pre>
+      {term ? (
+        <LoginTerminal start={term} onClose={() => setTerm(null)} />
+      ) : (
+        <button type="button" disabled={busy || starting} data-testid="auth-run-terminal" onClick={run}>
+          {starting ? 'Waiting for your answer…' : 'Run in a terminal'}
+        </button>
+      )}
+    </>
   );
 }

@@ -42,6 +42,7 @@ describe('AcpChild streamed updates and permissions', () => {
     const caps = JSON.parse(messages(updates).replace('caps: ', '')) as Record<string, unknown>;
     expect(caps.fs).toEqual({ readTextFile: true, writeTextFile: true });
     expect(caps.terminal).toBe(true);
+    expect(caps.auth).toEqual({ terminal: true });
   });
 
   it('surfaces a permission request and relays allow-once', async () => {

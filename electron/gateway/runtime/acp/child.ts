@@ -134,7 +134,12 @@ export class AcpChild implements LiveAcpChild, HandlerHost {
     this.startWatch.step('initialize', 'initialize sent (npx and uvx fetch the package first)');
     const init = await this.conn.agent.request(methods.agent.initialize, {
       protocolVersion: PROTOCOL_VERSION,
-      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+      // auth.terminal: Sightline runs terminal auth methods for the person (a login terminal panel).
+      clientCapabilities: {
+        fs: { readTextFile: true, writeTextFile: true },
+        terminal: true,
+        auth: { terminal: true },
+      },
       clientInfo: { name: 'sightline', version: '0.1.0' },
     });
     if (init.protocolVersion !== PROTOCOL_VERSION) {

@@ -2,12 +2,14 @@
 // to whoever caused them (people.ts), an ACP agent's permission requests to whoever started the
 // run that asks (permission-routing.ts). Here they meet the gateway and the clients: what each
 // person sees, what they may answer, and what a revoked person's waiting requests become.
+// Login terminals (login-routing.ts) are their starter's alone.
 import type { Envelope } from '../../shared/ipc/contract';
 import type { Gateway } from '../gateway/index';
 import type { GatewayEvent } from '../gateway/types';
 import type { Account, Accounts } from './accounts';
 import { createConsentRouting } from './people';
 import { createPermissionRouting } from './permission-routing';
+import { createLoginRouting } from './login-routing';
 
 export type QuestionRouting = ReturnType<typeof createQuestionRouting>;
 
@@ -20,6 +22,7 @@ export function createQuestionRouting(accounts: Accounts) {
   };
   const consent = createConsentRouting(people);
   const permissions = createPermissionRouting(people);
+  const logins = createLoginRouting();
 
   /** Questions asked of someone else are not theirs to answer. */
   function refuse(a: Account, channel: unknown, args: unknown): Envelope<unknown> | undefined {
@@ -62,7 +65,7 @@ export function createQuestionRouting(accounts: Accounts) {
     },
     /** The event as this person sees it; undefined when it is not for them. */
     view(a: Account, e: GatewayEvent): GatewayEvent | undefined {
-      return consent.visible(a, e) ? permissions.shape(a, e) : undefined;
+      return consent.visible(a, e) && logins.visible(a, e) ? permissions.shape(a, e) : undefined;
     },
     /** Runs a person's request (`run`), refused when it answers someone else's question. */
     async dispatch(
@@ -71,12 +74,14 @@ export function createQuestionRouting(accounts: Accounts) {
       args: unknown,
       run: () => Promise<Envelope<unknown>>,
     ): Promise<Envelope<unknown>> {
-      const refused = refuse(a, channel, args);
+      const refused = refuse(a, channel, args) ?? logins.refuse(a, channel, args);
       if (refused) return refused;
       const undo = permissions.before(a, channel, args);
       const result = await run();
-      if (result.ok) permissions.after(a, channel, result.value);
-      else undo();
+      if (result.ok) {
+        permissions.after(a, channel, result.value);
+        logins.after(a, channel, args, result.value);
+      } else undo();
       return narrow(a, channel, result);
     },
     /** A revoked person's waiting questions and permission requests, asked again: of the owners now. */

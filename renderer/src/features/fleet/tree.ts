@@ -86,6 +86,17 @@ export function folderOf(s: SessionView): string {
   return s.cwd ?? '';
 }
 
+/**
+ * A session's title lowered, once per session view (views are replaced when they change, so the
+ * cache never goes stale): sorting or filtering 10,000 titles must not re-run `visible` each time.
+ */
+const names = new WeakMap<SessionView, string>();
+function nameKey(s: SessionView): string {
+  let name = names.get(s);
+  if (name === undefined) names.set(s, (name = sessionTitle(s).toLowerCase()));
+  return name;
+}
+
 /** The gateway's order for keys (SQLite's binary collation); localeCompare costs ICU a call per pair. */
 const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -94,7 +105,7 @@ function matcher(o: TreeOptions, agents: ReadonlyMap<string, AgentView>): (s: Se
   return (s) =>
     (!q ||
       s.key.toLowerCase().includes(q) ||
-      sessionTitle(s).toLowerCase().includes(q) ||
+      nameKey(s).includes(q) ||
       s.kind.includes(q)) &&
     (o.status === 'all' || (o.status === 'upstream' ? !!s.alert : s.status.status === o.status)) &&
     (!o.tool || toolOf(s, agents) === o.tool);
@@ -108,29 +119,21 @@ function flatSort(sort: FleetSort): (a: SessionView, b: SessionView) => number {
       return (a, b) =>
         STATUS_ORDER[a.status.status] - STATUS_ORDER[b.status.status] || b.updatedAt - a.updatedAt;
     case 'name':
-      return (a, b) => byCodePoint(sessionTitle(a).toLowerCase(), sessionTitle(b).toLowerCase());
+      return (a, b) => byCodePoint(nameKey(a), nameKey(b));
     case 'tree':
       return (a, b) =>
         KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.createdAt - b.createdAt || byCodePoint(a.key, b.key);
   }
 }
 
-/** Sorted by name: each title lowered once (10,000 sessions, not once per comparison). */
-function byName(list: SessionView[]): SessionView[] {
-  const keyed = list.map((s) => ({ name: sessionTitle(s).toLowerCase(), s }));
-  keyed.sort((a, b) => byCodePoint(a.name, b.name));
-  return keyed.map((k) => k.s);
-}
-
-/** Rows of one group: the parent tree (children under their parent) or, sorted otherwise, flat. */
-function rowsOf(list: SessionView[], o: TreeOptions, match: (s: SessionView) => boolean): TreeRow[] {
-  if (o.sort !== 'tree') {
-    // Flat: only the matching rows are sorted.
-    const kept = list.filter(match);
-    const sorted = o.sort === 'name' ? byName(kept) : kept.sort(flatSort(o.sort));
-    return sorted.map((session) => ({ session, depth: 0 }));
-  }
-  list.sort(flatSort(o.sort));
+/**
+ * Every row of one group in order, before any filter: the parent tree (children under their
+ * parent) or, sorted otherwise, flat. Filtering this order gives the same rows as sorting the
+ * filtered ones (the sort is stable), so one order serves every filter.
+ */
+function orderOf(list: SessionView[], sort: FleetSort): TreeRow[] {
+  list.sort(flatSort(sort));
+  if (sort !== 'tree') return list.map((session) => ({ session, depth: 0 }));
   const keys = new Set(list.map((s) => s.key));
   const children = new Map<string, SessionView[]>();
   const roots: SessionView[] = [];
@@ -146,7 +149,7 @@ function rowsOf(list: SessionView[], o: TreeOptions, match: (s: SessionView) => 
   const walk = (s: SessionView, depth: number) => {
     if (seen.has(s.key)) return;
     seen.add(s.key);
-    if (match(s)) rows.push({ session: s, depth });
+    rows.push({ session: s, depth });
     for (const c of children.get(s.key) ?? []) walk(c, depth + 1);
   };
   for (const r of roots) walk(r, 0);
@@ -154,6 +157,32 @@ function rowsOf(list: SessionView[], o: TreeOptions, match: (s: SessionView) => 
 }
 
 const folderName = (dir: string) => dir.replace(/\/+$/, '').split('/').pop() || dir;
+
+type Ordered = Map<string, TreeRow[]>;
+
+/**
+ * Each group's rows in order, before any filter, per list of sessions: a change of filter, or back
+ * to a sort seen before, reuses it while the sessions are the same (a new list when any changes).
+ */
+const orders = new WeakMap<SessionView[], Map<string, Ordered>>();
+function ordered(all: SessionView[], o: TreeOptions): Ordered {
+  const cache = orders.get(all) ?? new Map<string, Ordered>();
+  orders.set(all, cache);
+  const id = `${o.showArchived}|${o.group}|${o.sort}`;
+  const hit = cache.get(id);
+  if (hit) return hit;
+  const buckets = new Map<string, SessionView[]>();
+  for (const s of o.showArchived ? all : all.filter((s) => !s.archived)) {
+    const key = o.group === 'folder' ? folderOf(s) : s.agentId;
+    const list = buckets.get(key) ?? [];
+    list.push(s);
+    buckets.set(key, list);
+  }
+  const result: Ordered = new Map();
+  for (const [key, list] of buckets) result.set(key, orderOf(list, o.sort));
+  cache.set(id, result);
+  return result;
+}
 
 /**
  * Agents → sessions (main first, children under their parent, then adopted and the rest), or
@@ -168,21 +197,17 @@ export function buildTree(
   const o = { ...DEFAULT_TREE, ...opts };
   const byId = new Map(agents.map((a) => [a.id, a]));
   const match = matcher(o, byId);
-  const sessions = o.showArchived ? all : all.filter((s) => !s.archived);
   const narrowed = !!o.filter.trim() || o.status !== 'all' || !!o.tool;
-  const buckets = new Map<string, SessionView[]>();
-  const bucketOf = (s: SessionView) => (o.group === 'folder' ? folderOf(s) : s.agentId);
-  for (const s of sessions) {
-    const id = bucketOf(s);
-    const list = buckets.get(id) ?? [];
-    list.push(s);
-    buckets.set(id, list);
-  }
+  const buckets = ordered(all, o);
+  const rowsOf = (key: string) => {
+    const rows = buckets.get(key) ?? [];
+    return narrowed ? rows.filter((r) => match(r.session)) : rows;
+  };
   const groups: AgentGroup[] = [];
   if (o.group === 'folder') {
     const dirs = [...buckets.keys()].sort((a, b) => (!a ? 1 : !b ? -1 : byCodePoint(a, b)));
     for (const dir of dirs) {
-      const rows = rowsOf(buckets.get(dir)!, o, match);
+      const rows = rowsOf(dir);
       const name = dir ? folderName(dir) : 'No project folder';
       if (rows.length)
         groups.push({
@@ -196,7 +221,7 @@ export function buildTree(
   }
   const ids = [...new Set([...agents.map((a) => a.id), ...buckets.keys()])];
   for (const agentId of ids) {
-    const rows = rowsOf(buckets.get(agentId) ?? [], o, match);
+    const rows = rowsOf(agentId);
     if (rows.length || (!narrowed && byId.has(agentId))) {
       groups.push({ agentId, name: byId.get(agentId)?.name ?? agentId, title: `agent ${agentId}`, rows });
     }

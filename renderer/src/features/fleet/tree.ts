@@ -103,10 +103,7 @@ const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 function matcher(o: TreeOptions, agents: ReadonlyMap<string, AgentView>): (s: SessionView) => boolean {
   const q = o.filter.trim().toLowerCase();
   return (s) =>
-    (!q ||
-      s.key.toLowerCase().includes(q) ||
-      nameKey(s).includes(q) ||
-      s.kind.includes(q)) &&
+    (!q || s.key.toLowerCase().includes(q) || nameKey(s).includes(q) || s.kind.includes(q)) &&
     (o.status === 'all' || (o.status === 'upstream' ? !!s.alert : s.status.status === o.status)) &&
     (!o.tool || toolOf(s, agents) === o.tool);
 }

@@ -180,4 +180,33 @@ describe('fifty sessions at a glance', () => {
     }
     expect(browser.errors).toEqual([]);
   });
+
+  it('cancels the picked running runs and archives the picked finished sessions in bulk', async () => {
+    const gw = app.gateway;
+    // A worker with a long run (scripted steps of 20 s), beside two sessions that are not running.
+    gw.agents.save({ id: 'main', providerSettings: { stepMs: '20000', steps: '3' }, heartbeatSeconds: 0 });
+    const r = await gw.tools.call('agent:main:main', 'sessions_spawn', { task: 'slow work' });
+    const worker = (r as { details: { childSessionKey: string } }).details.childSessionKey;
+    await expect.poll(() => gw.runtime.sessionStatus(worker), { timeout: 10_000 }).toBe('running');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.locator('[data-testid="nav-session"]').click();
+    await page.locator('[data-testid="fleet-filter"]').fill('');
+    const picks = [worker, 'agent:main:task-04', 'agent:main:task-05'];
+    for (const key of picks) await row(page, key).click({ modifiers: ['Control'] });
+    expect(await page.locator('[data-testid="bulk-count"]').textContent()).toBe('3 picked');
+    const cancel = page.locator('[data-testid="bulk-cancel"]');
+    await expect.poll(() => cancel.textContent()).toBe('Cancel runs (1)');
+    await cancel.click();
+    await expect.poll(() => page.locator('[data-testid="flash"]').textContent()).toBe('Cancelled 1 run.');
+    await expect.poll(() => gw.runs.list(worker).at(-1)?.status, { timeout: 10_000 }).toBe('cancelled');
+    // The picks are cleared; picked again, all three are finished now and go to the archive.
+    for (const key of picks) await row(page, key).click({ modifiers: ['Control'] });
+    const archive = page.locator('[data-testid="bulk-archive"]');
+    await expect.poll(() => archive.textContent()).toBe('Archive finished (3)');
+    await archive.click();
+    await expect.poll(() => page.locator('[data-testid="flash"]').textContent()).toBe('Archived 3.');
+    expect(picks.map((k) => gw.sessions.get(k)?.archived)).toEqual([true, true, true]);
+    await expect.poll(() => row(page, 'agent:main:task-04').count()).toBe(0);
+    expect(browser.errors).toEqual([]);
+  });
 });

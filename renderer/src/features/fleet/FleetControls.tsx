@@ -188,7 +188,7 @@ export function BulkBar({ shown }: { shown: string[] }) {
           void each(
             running,
             (k) => call('runs:cancel', { sessionKey: k }),
-            `Cancelled ${running.length} runs.`,
+            `Cancelled ${running.length} ${running.length === 1 ? 'run' : 'runs'}.`,
           )
         }
       >

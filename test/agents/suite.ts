@@ -55,7 +55,6 @@ export function wholeTurnSuite(agent: AgentUnderTest): void {
         task: 'Check on your coordinator.',
         runtime: 'acp',
         profile: h.profile('spawned'),
-        cwd: h.cwd(),
       });
       if (!r.ok) throw new Error(r.error);
       spawnedKey = (r.details as { childSessionKey: string }).childSessionKey;

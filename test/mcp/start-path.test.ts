@@ -60,12 +60,11 @@ describe('the start path and MCP', () => {
   });
 
   it('an agent spawned by a coordinator gets them the same way', async () => {
-    const { gw, cwd } = setup();
+    const { gw } = setup();
     const r = await gw.tools.call(MAIN, 'sessions_spawn', {
       task: 'mcp-tools',
       runtime: 'acp',
       profile: 'eager',
-      cwd,
     });
     expect(r.ok).toBe(true);
     const key = (r as { details: { childSessionKey: string } }).details.childSessionKey;

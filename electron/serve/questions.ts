@@ -12,6 +12,28 @@ import { createPermissionRouting } from './permission-routing';
 import { createLoginRouting } from './login-routing';
 
 export type QuestionRouting = ReturnType<typeof createQuestionRouting>;
+type ConsentRouting = ReturnType<typeof createConsentRouting>;
+type PermissionRouting = ReturnType<typeof createPermissionRouting>;
+
+/** Questions asked of someone else are not theirs to answer. */
+function refuseAnswer(
+  routes: { consent: ConsentRouting; permissions: PermissionRouting },
+  a: Account,
+  channel: unknown,
+  args: unknown,
+): Envelope<unknown> | undefined {
+  const requestId = (args as { requestId?: unknown } | undefined)?.requestId;
+  const id = typeof requestId === 'string' ? requestId : '';
+  const ok =
+    channel === 'consent:respond'
+      ? routes.consent.mayAnswer(a, id)
+      : channel === 'acp:permissions:respond'
+        ? routes.permissions.mayAnswer(a, id)
+        : true;
+  if (ok) return undefined;
+  const what = channel === 'consent:respond' ? 'consent question' : 'permission request';
+  return { ok: false, error: { code: 'forbidden', message: `this ${what} was asked of someone else` } };
+}
 
 export function createQuestionRouting(accounts: Accounts) {
   const people = {
@@ -23,21 +45,6 @@ export function createQuestionRouting(accounts: Accounts) {
   const consent = createConsentRouting(people);
   const permissions = createPermissionRouting(people);
   const logins = createLoginRouting();
-
-  /** Questions asked of someone else are not theirs to answer. */
-  function refuse(a: Account, channel: unknown, args: unknown): Envelope<unknown> | undefined {
-    const requestId = (args as { requestId?: unknown } | undefined)?.requestId;
-    const id = typeof requestId === 'string' ? requestId : '';
-    const ok =
-      channel === 'consent:respond'
-        ? consent.mayAnswer(a, id)
-        : channel === 'acp:permissions:respond'
-          ? permissions.mayAnswer(a, id)
-          : true;
-    if (ok) return undefined;
-    const what = channel === 'consent:respond' ? 'consent question' : 'permission request';
-    return { ok: false, error: { code: 'forbidden', message: `this ${what} was asked of someone else` } };
-  }
 
   /** The lists of questions: each person's own consent questions; permission requests with who was asked. */
   function narrow(a: Account, channel: unknown, result: Envelope<unknown>): Envelope<unknown> {
@@ -74,7 +81,8 @@ export function createQuestionRouting(accounts: Accounts) {
       args: unknown,
       run: () => Promise<Envelope<unknown>>,
     ): Promise<Envelope<unknown>> {
-      const refused = refuse(a, channel, args) ?? logins.refuse(a, channel, args);
+      const refused =
+        refuseAnswer({ consent, permissions }, a, channel, args) ?? logins.refuse(a, channel, args);
       if (refused) return refused;
       const undo = permissions.before(a, channel, args);
       const result = await run();

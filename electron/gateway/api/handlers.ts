@@ -408,7 +408,7 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
     ...sessionHandlers(c),
     ...stateHandlers(c),
     ...acpHandlers(c),
-    ...loginHandlers(gw.acp.login, session),
+    ...loginHandlers(() => gw.acp?.login, session),
     ...appHandlers(c),
   };
 

@@ -7,10 +7,12 @@ import type { LoginTerminalsApi } from './gateway-api';
 import type { Handler } from './handlers';
 
 export function loginHandlers(
-  login: LoginTerminalsApi | undefined,
+  /** Read at each call, like every other handler's façade (a gateway may lack it). */
+  loginOf: () => LoginTerminalsApi | undefined,
   session: (rawKey: string) => SessionInfo,
 ): { [C in keyof LoginTerminalResults]: Handler<C> } {
   const terms = () => {
+    const login = loginOf();
     if (!login) throw new GatewayError('unavailable', 'This gateway runs no login terminals');
     return login;
   };

@@ -26,8 +26,6 @@ const DEBT = [
   'renderer/src/features/settings/AcpProfiles.tsx#ProfileForm',
   'electron/gateway/catalog/opencode/index.ts#open',
   'renderer/src/features/settings/McpCredentials.tsx#McpCredentials',
-  'renderer/src/features/session/Transcript.tsx#Transcript',
-  'renderer/src/features/timeline/Timeline.tsx#Timeline',
   'renderer/src/features/settings/Settings.tsx#AgentForm',
   'electron/node/watch.ts#createWatchSet',
   'renderer/src/App.tsx#App',

@@ -1,11 +1,11 @@
 // A login terminal on a shared gateway (issue 28.5 meets 30.2) is its starter's alone: what it
 // prints can be a one-time code or a login link, and what is typed into it can be a secret. Only
-// the person who started it sees its output and may type into it, read it or close it.
+// the person who started it sees its output and may type into it, resize, read or close it.
 import type { Envelope } from '../../shared/ipc/contract';
 import type { GatewayEvent } from '../gateway/types';
 import type { Account } from './accounts';
 
-const BY_ID = new Set(['acp:login:get', 'acp:login:input', 'acp:login:close']);
+const BY_ID = new Set(['acp:login:get', 'acp:login:input', 'acp:login:resize', 'acp:login:close']);
 
 export function createLoginRouting() {
   const startedBy = new Map<string, string>();

@@ -9,7 +9,13 @@ const person = (id: string, role: Account['role']): Account => ({ id, name: id, 
 const alice = person('user:alice', 'owner');
 const bob = person('user:bob', 'member');
 const KEY = 'agent:main:acp:0000beef';
-const output: GatewayEvent = { type: 'login:output', id: 'login-1', sessionKey: KEY, data: 'Code: 1234' };
+const output: GatewayEvent = {
+  type: 'login:output',
+  id: 'login-1',
+  sessionKey: KEY,
+  at: 0,
+  data: 'Code: 1234',
+};
 const exit: GatewayEvent = { type: 'login:exit', id: 'login-1', sessionKey: KEY, exitCode: 0, signal: null };
 const FORBIDDEN = {
   ok: false,
@@ -22,7 +28,7 @@ describe('login terminals on a shared gateway', () => {
     r.after(bob, 'acp:login:start', { sessionKey: KEY, methodId: 'claude-login' }, { id: 'login-1' });
     expect([r.visible(bob, output), r.visible(alice, output)]).toEqual([true, false]);
     expect([r.visible(bob, exit), r.visible(alice, exit)]).toEqual([true, false]);
-    for (const channel of ['acp:login:get', 'acp:login:input', 'acp:login:close']) {
+    for (const channel of ['acp:login:get', 'acp:login:input', 'acp:login:resize', 'acp:login:close']) {
       expect(r.refuse(alice, channel, { id: 'login-1', data: 'x' })).toEqual(FORBIDDEN);
       expect(r.refuse(bob, channel, { id: 'login-1', data: 'x' })).toBeUndefined();
     }

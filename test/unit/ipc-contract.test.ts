@@ -58,6 +58,7 @@ describe('IPC contract types', () => {
       'acp:login:close',
       'acp:login:get',
       'acp:login:input',
+      'acp:login:resize',
       'acp:login:start',
       'acp:permissions:list',
       'acp:permissions:respond',

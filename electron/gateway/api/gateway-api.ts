@@ -254,8 +254,13 @@ export interface GatewayApi {
 
 /** Login terminals (issue 28.5): the agent's login command on a pty, after the person allowed it. */
 export interface LoginTerminalsApi {
-  start(sessionKey: string, methodId: string): Promise<LoginTerminalView>;
+  start(
+    sessionKey: string,
+    methodId: string,
+    size?: { cols?: number; rows?: number },
+  ): Promise<LoginTerminalView>;
   get(id: string): LoginTerminalView;
   input(id: string, data: string): void;
+  resize(id: string, size: { cols: number; rows: number }): Promise<void>;
   close(id: string): void;
 }

@@ -17,11 +17,16 @@ export function loginHandlers(
     return login;
   };
   return {
-    'acp:login:start': async ({ sessionKey, methodId }) => terms().start(session(sessionKey).key, methodId),
+    'acp:login:start': async ({ sessionKey, methodId, cols, rows }) =>
+      terms().start(session(sessionKey).key, methodId, { cols, rows }),
     'acp:login:get': async ({ id }) => terms().get(id),
     'acp:login:input': async ({ id, data }) => {
       terms().input(id, data);
       return { sent: true };
+    },
+    'acp:login:resize': async ({ id, cols, rows }) => {
+      await terms().resize(id, { cols, rows });
+      return { resized: true };
     },
     'acp:login:close': async ({ id }) => {
       terms().close(id);

@@ -23,7 +23,6 @@ const DEBT = [
   'electron/node/service.ts#createNodeService',
   'renderer/src/features/start/NewSessionDialog.tsx#NewSessionDialog',
   'renderer/src/features/settings/AcpProfiles.tsx#ProfileForm',
-  'electron/gateway/catalog/opencode/index.ts#open',
   'renderer/src/features/settings/McpCredentials.tsx#McpCredentials',
   'renderer/src/features/settings/Settings.tsx#AgentForm',
   'electron/node/watch.ts#createWatchSet',

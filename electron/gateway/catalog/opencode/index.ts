@@ -1,54 +1,65 @@
 // OpenCode as a catalog provider: sessions from its SQLite database (or the older JSON layout),
-// a marker that is the last message classified as (created, id), at most 200 messages per check.
-// OpenCode has no "continue" from Sightline yet.
+// a marker that is the last message classified as (created, id), at most 200 messages per check
+// (probe.ts). OpenCode has no "continue" from Sightline yet.
 import path from 'node:path';
-import type { MarkerFields, ProbeOutcome, ProviderModule, SourceRef, VisibleMessage } from '../provider';
-import { isNotFound } from '../kit/fsio';
-import type { SqliteDb } from '../kit/sqlite';
-import { classifyOpencode, ocVisible, type OcClassified, type OcMessage } from './rules';
+import type { ProviderModule, SourceRef, VisibleMessage } from '../provider';
+import type { CatalogFs } from '../kit/fsio';
+import type { SqliteDb, SqliteOpener } from '../kit/sqlite';
+import { fromMarker, probeOpencode, START } from './probe';
+import { ocVisible, type OcMessage } from './rules';
 import {
-  dbHasSession,
   dbLastMessage,
   dbLastMessages,
   dbMessage,
-  dbMessagesAfter,
-  dbUserMessagesBefore,
   dbSessions,
   isDbRef,
   isJsonRef,
   jsonMessages,
-  jsonSessionExists,
   jsonSessions,
   opencodePaths,
 } from './store';
 
-export interface OcMarker {
-  messageId: string | null;
-  createdAt: number;
-}
+export type { OcMarker } from './probe';
 
-const BATCH = 200;
-const START: OcMarker = { messageId: null, createdAt: 0 };
-
-function toMarker(m: MarkerFields): OcMarker {
-  return m.markerJson ? (JSON.parse(m.markerJson) as OcMarker) : START;
-}
-
-function fromMarker(m: OcMarker): MarkerFields {
-  return { offset: 0, inode: null, markerJson: JSON.stringify(m), scanState: null };
-}
-
-function outcome(prev: OcMarker, c: OcClassified): ProbeOutcome {
-  const next = c.last ? { messageId: c.last.id, createdAt: c.last.createdAt } : prev;
+/** One read-only connection per database for all links of one check; `once` for one-off reads. */
+function connections(sqlite: SqliteOpener) {
+  const conns = new Map<string, SqliteDb>();
   return {
-    kind: 'activity',
-    turns: c.turns,
-    marker: fromMarker(next),
-    changed: c.last !== undefined,
-    from: `${prev.messageId ?? ''}@${prev.createdAt}`,
-    ...(c.occurredAt !== undefined ? { occurredAt: c.occurredAt } : {}),
-    ...(c.messages ? { messages: c.messages } : {}),
+    conn(file: string): SqliteDb {
+      let db = conns.get(file);
+      if (!db) conns.set(file, (db = sqlite(file)));
+      return db;
+    },
+    once<T>(file: string, fn: (db: SqliteDb) => T): T {
+      const db = sqlite(file);
+      try {
+        return fn(db);
+      } finally {
+        db.close();
+      }
+    },
+    closeAll(): void {
+      for (const db of conns.values()) db.close();
+      conns.clear();
+    },
   };
+}
+
+/** The last messages of a session, as the person sees them. */
+function readTail(
+  cfs: CatalogFs,
+  once: ReturnType<typeof connections>['once'],
+  ref: SourceRef,
+  limit: number,
+) {
+  let msgs: OcMessage[] = [];
+  if (isJsonRef(ref)) msgs = jsonMessages(cfs, ref.dataDir, ref.sessionId, true).slice(-limit);
+  else if (isDbRef(ref))
+    msgs = once(ref.db, (db) => dbLastMessages(db, ref.sessionId, limit).map((r) => dbMessage(db, r, true)));
+  return msgs.flatMap((m): VisibleMessage[] => {
+    const v = ocVisible(m);
+    return v ? [v] : [];
+  });
 }
 
 export const opencodeProvider: ProviderModule = {
@@ -62,51 +73,7 @@ export const opencodeProvider: ProviderModule = {
     return env.OPENCODE_DB ? path.resolve(data, env.OPENCODE_DB) : data;
   },
   open(root, { fs: cfs, sqlite }) {
-    // One read-only connection per database for all links of one check.
-    const conns = new Map<string, SqliteDb>();
-    const conn = (file: string) => {
-      let db = conns.get(file);
-      if (!db) conns.set(file, (db = sqlite(file)));
-      return db;
-    };
-    const once = <T>(file: string, fn: (db: SqliteDb) => T): T => {
-      const db = sqlite(file);
-      try {
-        return fn(db);
-      } finally {
-        db.close();
-      }
-    };
-    const exists = (file: string) => {
-      try {
-        cfs.statSync(file);
-        return true;
-      } catch (err) {
-        if (isNotFound(err)) return false;
-        throw err;
-      }
-    };
-
-    function probeDb(
-      ref: SourceRef & { db: string; sessionId: string },
-      prev: OcMarker,
-      own: { has(k: string): boolean },
-      now: number,
-      visible: boolean,
-    ): ProbeOutcome {
-      if (!exists(ref.db)) return { kind: 'missing' };
-      const db = conn(ref.db);
-      if (!dbHasSession(db, ref.sessionId)) return { kind: 'missing' };
-      const after = { createdAt: prev.createdAt, id: prev.messageId ?? '' };
-      const rows = dbMessagesAfter(db, ref.sessionId, after, BATCH);
-      if (rows.length === 0)
-        return outcome(prev, { turns: 0, echoes: 0, ...(visible ? { messages: [] } : {}) });
-      const msgs = rows.map((r) => dbMessage(db, r, visible));
-      const first = msgs[0]!;
-      const before = dbUserMessagesBefore(db, ref.sessionId, first, 3).map((r) => dbMessage(db, r, false));
-      return outcome(prev, classifyOpencode(msgs, before, own, now, visible));
-    }
-
+    const { conn, once, closeAll } = connections(sqlite);
     return {
       // SQLite in WAL mode writes the log first: both files tell of a new message.
       watchPaths(ref) {
@@ -135,42 +102,9 @@ export const opencodeProvider: ProviderModule = {
         else throw new Error('not an OpenCode source');
         return fromMarker(last ? { messageId: last.id, createdAt: last.createdAt } : START);
       },
-      probe(ref, marker, ctx) {
-        const prev = toMarker(marker);
-        const visible = ctx.visible === true;
-        try {
-          if (isDbRef(ref)) return probeDb(ref, prev, ctx.ownTexts, ctx.now, visible);
-          if (!isJsonRef(ref)) return { kind: 'inconclusive', error: new Error('not an OpenCode source') };
-          if (!jsonSessionExists(cfs, ref)) return { kind: 'missing' };
-          const all = jsonMessages(cfs, ref.dataDir, ref.sessionId, visible);
-          const after = (m: OcMessage) =>
-            m.createdAt > prev.createdAt || (m.createdAt === prev.createdAt && m.id > (prev.messageId ?? ''));
-          const msgs = all.filter(after).slice(0, BATCH);
-          const before = all.filter((m) => !after(m) && m.role === 'user').slice(-3);
-          if (msgs.length === 0)
-            return outcome(prev, { turns: 0, echoes: 0, ...(visible ? { messages: [] } : {}) });
-          return outcome(prev, classifyOpencode(msgs, before, ctx.ownTexts, ctx.now, visible));
-        } catch (err) {
-          if (isNotFound(err)) return { kind: 'missing' };
-          return { kind: 'inconclusive', error: err };
-        }
-      },
-      readTail(ref, limit): VisibleMessage[] {
-        let msgs: OcMessage[] = [];
-        if (isJsonRef(ref)) msgs = jsonMessages(cfs, ref.dataDir, ref.sessionId, true).slice(-limit);
-        else if (isDbRef(ref))
-          msgs = once(ref.db, (db) =>
-            dbLastMessages(db, ref.sessionId, limit).map((r) => dbMessage(db, r, true)),
-          );
-        return msgs.flatMap((m) => {
-          const v = ocVisible(m);
-          return v ? [v] : [];
-        });
-      },
-      endCheck() {
-        for (const db of conns.values()) db.close();
-        conns.clear();
-      },
+      probe: (ref, marker, ctx) => probeOpencode({ cfs, conn }, ref, marker, ctx),
+      readTail: (ref, limit) => readTail(cfs, once, ref, limit),
+      endCheck: closeAll,
     };
   },
 };

@@ -8,6 +8,7 @@ import {
   MAIN,
   OpenCodeDb,
   PROVIDERS,
+  T0,
   adoptedKey,
   claudeSession,
   contextKeyFor,
@@ -238,7 +239,7 @@ describe('catalog: discovery rules', () => {
         agentId: 'a1b2c3d4',
         message: { role: 'user', content: 'Warmup' },
         uuid: '11111111-1111-4111-8111-111111111111',
-        timestamp: '2026-03-02T09:00:00.000Z',
+        timestamp: new Date(T0 - 3 * 3_600_000).toISOString(),
       }) + '\n';
     fs.writeFileSync(path.join(sub, 'agent-a1b2c3d4e5f6a7b8c.jsonl'), sideRow(main.threadId));
     fs.writeFileSync(path.join(main.dir, 'agent-36541525.jsonl'), sideRow(main.threadId));

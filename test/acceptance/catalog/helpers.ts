@@ -1,15 +1,13 @@
 // Acceptance helpers for the catalog (issue 4) and ACP children (issue 6).
 // Written from the spec, the gateway contract and the transcript reference only.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { createGateway } from '../../../electron/gateway';
+import type { createGateway } from '../../../electron/gateway';
+import { FakeClock, openTestGateway, T0, tempDir, type TestGateway } from '../../helpers/gateway';
 
-export { MAIN } from '../../helpers/spec';
-/** The catalog suite's own start: its transcript fixtures are dated that morning. */
-export const T0 = Date.parse('2026-03-02T12:00:00.000Z');
+export { MAIN, T0 } from '../../helpers/spec';
 export type Provider = 'claude' | 'codex' | 'opencode' | 'pi';
 export const PROVIDERS: Provider[] = ['claude', 'codex', 'opencode', 'pi'];
 
@@ -20,15 +18,19 @@ export interface Env {
   base: string;
   dataDir: string;
   roots: Record<Provider, string>;
-  clock: { t: number };
+  clock: FakeClock;
   now: () => number;
+  /** A gateway on the env's data dir (several may be open at once: they share one database). */
   open(): Gw;
-  gateways: Gw[];
   cleanup(): void;
 }
 
+/**
+ * The tools' folders and a data dir in one temp folder; each `open()` is a gateway of the one
+ * harness (test/helpers/gateway.ts) on that data dir, at the spec's T0 on one fake clock.
+ */
 export function makeEnv(): Env {
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'sl-accept-'));
+  const base = tempDir('sl-accept-');
   const roots = {
     claude: path.join(base, 'claude', 'projects'),
     codex: path.join(base, 'codex', 'sessions'),
@@ -36,36 +38,33 @@ export function makeEnv(): Env {
     pi: path.join(base, 'pi', 'agent', 'sessions'),
   };
   for (const r of Object.values(roots)) fs.mkdirSync(r, { recursive: true });
-  const clock = { t: T0 };
-  const env: Env = {
+  const clock = new FakeClock(T0);
+  const dataDir = path.join(base, 'data');
+  const opened: TestGateway[] = [];
+  return {
     base,
-    dataDir: path.join(base, 'data'),
+    dataDir,
     roots,
     clock,
-    now: () => clock.t,
-    gateways: [],
+    now: clock.now,
     open() {
-      const gw = createGateway({
-        dataDir: env.dataDir,
-        now: env.now,
-        autoStart: false,
-        catalogRoots: roots,
-      }) as Gw;
-      env.gateways.push(gw);
-      return gw;
+      const t = openTestGateway({ dataDir, clock, catalogRoots: roots, removes: base });
+      opened.push(t);
+      return t.gw as Gw;
     },
     cleanup() {
-      for (const g of env.gateways) {
+      // Every gateway closes before the folder goes: two may share its database.
+      for (const t of opened) {
         try {
-          g.close();
+          t.gw.close();
         } catch {
-          /* already closed */
+          // closed already by the test
         }
       }
+      for (const t of opened) t.cleanup();
       fs.rmSync(base, { recursive: true, force: true });
     },
   };
-  return env;
 }
 
 export const adoptedKey = (p: string, threadId: string) => `agent:main:adopted:${p}:${threadId}`;
@@ -175,10 +174,11 @@ export function claudeSession(
 
 export function codexSession(root: string): Upstream & { file: string } {
   const id = `019cb3f2-8a1b-7d30-${randomUUID().slice(19)}`;
-  const dir = path.join(root, '2026', '03', '02');
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `rollout-2026-03-02T09-20-11-${id}.jsonl`);
   let t = T0 - 3_600_000;
+  // Codex files its rollouts by day: <yyyy>/<mm>/<dd>/rollout-<start>-<id>.jsonl
+  const dir = path.join(root, ...iso(t).slice(0, 10).split('-'));
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `rollout-${iso(t).slice(0, 19).replace(/:/g, '-')}-${id}.jsonl`);
   const line = (type: string, payload: unknown) =>
     JSON.stringify({ timestamp: iso((t += 1000)), type, payload }) + '\n';
   const userMsg = (text: string) =>

@@ -21,7 +21,6 @@ const COMPOSITION_ROOTS = [
 const DEBT = [
   'electron/gateway/nodes/service.ts#createNodes',
   'electron/node/service.ts#createNodeService',
-  'renderer/src/features/start/NewSessionDialog.tsx#NewSessionDialog',
   'renderer/src/features/settings/AcpProfiles.tsx#ProfileForm',
   'renderer/src/features/settings/McpCredentials.tsx#McpCredentials',
   'renderer/src/features/settings/Settings.tsx#AgentForm',

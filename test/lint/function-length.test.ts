@@ -21,9 +21,7 @@ const COMPOSITION_ROOTS = [
 const DEBT = [
   'electron/gateway/nodes/service.ts#createNodes',
   'electron/node/service.ts#createNodeService',
-  'renderer/src/features/settings/AcpProfiles.tsx#ProfileForm',
   'renderer/src/features/settings/McpCredentials.tsx#McpCredentials',
-  'renderer/src/features/settings/Settings.tsx#AgentForm',
   'electron/node/watch.ts#createWatchSet',
   'renderer/src/App.tsx#App',
   'renderer/src/features/settings/Nodes.tsx#AddNode',

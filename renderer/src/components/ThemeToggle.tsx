@@ -18,11 +18,16 @@ const onSystemChange = (cb: () => void) => {
   return () => mq.removeEventListener('change', cb);
 };
 
+/** Whether the theme in effect is dark; re-renders when the system switches while followed. */
+export function useDarkTheme(): boolean {
+  const theme = usePreferences((s) => s.prefs.theme);
+  const systemDark = useSyncExternalStore(onSystemChange, () => window.matchMedia(DARK_QUERY).matches);
+  return theme === 'system' ? systemDark : theme === 'dark';
+}
+
 export function ThemeToggle() {
   const theme = usePreferences((s) => s.prefs.theme);
-  // Re-render when the system switches while the theme follows it.
-  const systemDark = useSyncExternalStore(onSystemChange, () => window.matchMedia(DARK_QUERY).matches);
-  const dark = theme === 'system' ? systemDark : theme === 'dark';
+  const dark = useDarkTheme();
   return (
     <button
       type="button"

@@ -3,7 +3,7 @@
 // terminal panel here, after the person allowed it; or copied to run by hand), or an API key for the profile (sent once, stored sealed, never shown again) — then
 // Retry.
 import { useEffect, useState } from 'react';
-import type { AcpAuthView, AuthMethodView, LoginTerminalView } from '../../../../shared/ipc';
+import type { AcpAuthView, AuthMethodView } from '../../../../shared/ipc';
 import { call, errorMessage } from '../../lib/api';
 import { LoginTerminal } from './LoginTerminal';
 
@@ -126,31 +126,32 @@ function TerminalMethod(props: {
   onError(message: string | null): void;
 }) {
   const { sessionKey, method, busy, onError } = props;
-  const [term, setTerm] = useState<LoginTerminalView | null>(null);
-  const [starting, setStarting] = useState(false);
-  const run = () => {
-    setStarting(true);
-    onError(null);
-    call('acp:login:start', { sessionKey, methodId: method.id }).then(
-      (v) => {
-        setTerm(v);
-        setStarting(false);
-      },
-      (err: unknown) => {
-        onError(errorMessage(err));
-        setStarting(false);
-      },
-    );
-  };
+  const [open, setOpen] = useState(false);
   return (
     <>
       <div className="small">Its login command (Sightline asks before it runs it; or run it yourself):</div>
       <pre className="mono">{method.command?.join(' ')}</pre>
-      {term ? (
-        <LoginTerminal start={term} onClose={() => setTerm(null)} />
+      {open ? (
+        <LoginTerminal
+          sessionKey={sessionKey}
+          methodId={method.id}
+          onClose={() => setOpen(false)}
+          onFailed={(message) => {
+            onError(message);
+            setOpen(false);
+          }}
+        />
       ) : (
-        <button type="button" disabled={busy || starting} data-testid="auth-run-terminal" onClick={run}>
-          {starting ? 'Waiting for your answer…' : 'Run in a terminal'}
+        <button
+          type="button"
+          disabled={busy}
+          data-testid="auth-run-terminal"
+          onClick={() => {
+            onError(null);
+            setOpen(true);
+          }}
+        >
+          Run in a terminal
         </button>
       )}
     </>

@@ -1,76 +1,84 @@
 // A login terminal (issue 28.5): the agent's own login command, run by the gateway on a real pty
-// after the person allowed it. Its output shows here live (escape sequences stripped, a plain
-// scrolling view), and the line the person types goes to it with Enter. Closing the panel (or
-// leaving it) ends the command's whole process tree; when it exits, the panel says its code.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+// after the person allowed it, shown in a real terminal (xterm.js, loaded when this panel opens,
+// never at first paint). What the person types goes to the pty as a terminal sends it — arrows,
+// Ctrl-C, Enter, paste (Ctrl+C with a selection copies it instead). The pty starts with the
+// panel's size and follows it. The output: what the gateway kept, once, then the pushed chunks by
+// their offsets. Closing the panel (or leaving it) ends the command's whole process tree; when it
+// exits, the panel says its code. The wiring is login-connection.ts.
+import { useEffect, useRef, useState } from 'react';
 import type { LoginTerminalView } from '../../../../shared/ipc';
-import { call, errorMessage, subscribe } from '../../lib/api';
+import { useDarkTheme } from '../../components/ThemeToggle';
+import { connectLoginTerminal, type LoginEnded, type LoginHooks } from './login-connection';
 
-// CSI, OSC and charset sequences; a lone carriage return (the pty's line ends are \r\n).
-// eslint-disable-next-line no-control-regex
-const ESCAPES = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[=>]/g;
-export const plainText = (raw: string) => raw.replace(ESCAPES, '').replace(/\r\n/g, '\n').replace(/\r/g, '');
+interface Props {
+  sessionKey: string;
+  methodId: string;
+  onClose(): void;
+  /** The start failed or was declined: the message, and the panel goes. */
+  onFailed(message: string): void;
+}
 
-export function LoginTerminal({ start, onClose }: { start: LoginTerminalView; onClose(): void }) {
-  const [view, setView] = useState(start);
-  const [line, setLine] = useState('');
+export function LoginTerminal(props: Props) {
+  const { sessionKey, methodId } = props;
+  const mount = useRef<HTMLDivElement>(null);
+  const dark = useDarkTheme();
+  const [view, setView] = useState<LoginTerminalView | null>(null);
+  const [ended, setEnded] = useState<LoginEnded | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const screen = useRef<HTMLPreElement>(null);
+  const [size, setSize] = useState<{ cols: number; rows: number } | null>(null);
+  const hooks = useRef<LoginHooks | null>(null);
+  const darkAtOpen = useRef(dark);
+  const connection = useRef<ReturnType<typeof connectLoginTerminal> | null>(null);
   useEffect(() => {
-    const refresh = () => call('acp:login:get', { id: start.id }).then(setView, () => undefined);
-    const off = subscribe((batch) => {
-      if (
-        batch.events.some((e) => (e.type === 'login:output' || e.type === 'login:exit') && e.id === start.id)
-      )
-        void refresh();
-    });
-    void refresh(); // what came before this panel subscribed
-    return () => {
-      off();
-      void call('acp:login:close', { id: start.id }).catch(() => undefined);
+    hooks.current = {
+      started: setView,
+      ended: setEnded,
+      sized: (cols, rows) => setSize({ cols, rows }),
+      inputError: setError,
+      failed: props.onFailed,
     };
-  }, [start.id]);
+  }, [props.onFailed]);
   useEffect(() => {
-    screen.current?.scrollTo({ top: screen.current.scrollHeight });
-  }, [view.output]);
-  const ended = view.exitCode !== undefined;
-  const send = (e: FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    call('acp:login:input', { id: start.id, data: `${line}\r` }).then(
-      () => setLine(''),
-      (err: unknown) => setError(errorMessage(err)),
-    );
-  };
+    const c = connectLoginTerminal({
+      sessionKey,
+      methodId,
+      mount: mount.current!,
+      dark: darkAtOpen.current,
+      hooks: () => hooks.current!,
+    });
+    connection.current = c;
+    const observer = new ResizeObserver(() => c.fit());
+    observer.observe(mount.current!);
+    return () => {
+      observer.disconnect();
+      c.dispose();
+      connection.current = null;
+    };
+  }, [sessionKey, methodId]);
+  useEffect(() => connection.current?.setDark(dark), [dark]);
+  const state = ended ? 'exited' : view ? 'running' : 'starting';
   return (
-    <div className="login-terminal" data-testid="login-terminal">
-      <div className="small mono">{view.command.join(' ')}</div>
-      <pre ref={screen} className="mono login-terminal-screen" data-testid="login-terminal-output">
-        {plainText(view.output)}
-      </pre>
-      {ended ? (
+    <div className="login-terminal" data-testid="login-terminal" data-state={state}>
+      {!view && <div className="small">Waiting for your answer…</div>}
+      <div
+        ref={mount}
+        className={view ? 'login-terminal-screen' : 'login-terminal-screen waiting'}
+        data-testid="login-terminal-screen"
+        data-cols={size?.cols}
+        data-rows={size?.rows}
+      />
+      {ended && (
         <p className="small" role="status" data-testid="login-terminal-exit">
-          The login command exited with code {view.exitCode ?? `none (${view.signal ?? 'signal'})`}.
-          {view.exitCode === 0 ? ' Retry the run.' : ''}
+          The login command exited with code {ended.exitCode ?? `none (${ended.signal ?? 'signal'})`}.
+          {ended.exitCode === 0 ? ' Retry the run.' : ''}
         </p>
-      ) : (
-        <form onSubmit={send}>
-          <input
-            aria-label="Type into the login command"
-            data-testid="login-terminal-input"
-            autoComplete="off"
-            value={line}
-            onChange={(e) => setLine(e.target.value)}
-          />{' '}
-          <button type="submit">Send</button>
-        </form>
       )}
-      {error && (
+      {error && !ended && (
         <p className="form-error" role="alert">
           {error}
         </p>
       )}
-      <button type="button" data-testid="login-terminal-close" onClick={onClose}>
+      <button type="button" data-testid="login-terminal-close" onClick={props.onClose}>
         {ended ? 'Close' : 'Stop and close'}
       </button>
     </div>

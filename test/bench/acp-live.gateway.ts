@@ -6,6 +6,7 @@
 // { id, value } or { id, error } each.
 import fs from 'node:fs';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startBrowserMode, type BrowserMode } from '../../electron/web/app';
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -14,6 +15,9 @@ const silent = { info() {}, warn() {}, error() {} };
 type Request = { id: number; op: string; [arg: string]: unknown };
 
 let app: BrowserMode | undefined;
+const emitted: Record<string, number> = {};
+/** The gateway's event-loop delay while the open session is timed. */
+const loop = monitorEventLoopDelay({ resolution: 1 });
 const gw = () => app!.host.gateway;
 
 /** The parent's bookkeeping of each answer: what the measurements need, nothing more. */
@@ -72,9 +76,31 @@ const ops: Record<string, (r: Request) => unknown> = {
         .map((m) => m.text),
     );
   },
-  /** After three full collections: the JS heap and what V8 and Buffers hold outside it. */
-  memory() {
-    for (let i = 0; i < 3; i++) gc?.();
+  /** From now on, when the gateway emitted each line of `key`'s live output (its run:delta). */
+  watch(r) {
+    const key = r.key as string;
+    gw().events.on((e) => {
+      if (e.type !== 'run:delta' || e.sessionKey !== key) return;
+      const at = Date.now();
+      for (const m of e.text.matchAll(/seq (\d+) sent/g)) emitted[m[1]!] ??= at;
+    });
+    return true;
+  },
+  /** Event-loop delay from now on. */
+  loopStart() {
+    loop.reset();
+    loop.enable();
+    return true;
+  },
+  emitted: () => emitted,
+  /** Event-loop delay p50 / p95 / max, ms, since `loopStart`. */
+  loopDelay() {
+    loop.disable();
+    return [loop.percentile(50), loop.percentile(95), loop.max].map((ns) => Math.round(ns / 1e4) / 100);
+  },
+  /** The JS heap and what V8 and Buffers hold outside it; with `collect`, after three full collections. */
+  memory(r) {
+    if (r.collect) for (let i = 0; i < 3; i++) gc?.();
     const m = process.memoryUsage();
     return { heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, rss: m.rss };
   },

@@ -31,7 +31,7 @@ import {
   type PageNotes,
   type PaintedLine,
 } from './acp-live.page';
-import { agentProcesses, cpuSeconds, rssBytes } from './acp-live.proc';
+import { agentProcesses, cpuSeconds, ownRenderers, rssBytes } from './acp-live.proc';
 import type { BenchResult } from './run';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -55,11 +55,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 
-async function until(what: string, ok: () => Promise<boolean> | boolean, ms: number): Promise<void> {
+async function until(
+  what: string,
+  ok: () => Promise<boolean> | boolean,
+  ms: number,
+  every = 200,
+): Promise<void> {
   const end = Date.now() + ms;
   while (!(await ok())) {
     if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(200);
+    await sleep(every);
   }
 }
 
@@ -172,7 +177,7 @@ async function startSessions(g: GatewayProcess, page: Page, token: string, after
     while (i < SESSIONS) keys.push(await start(i++));
   };
   await Promise.all(Array.from({ length: STARTING }, worker));
-  await until('every first turn', runsDone(g, keys, 1), 300_000);
+  await until('every first turn', runsDone(g, keys, 1), 300_000, 1000);
   return keys;
 }
 
@@ -184,6 +189,8 @@ interface Measured {
   cpu: { seconds: number; wall: number };
   /** The gateway's event-loop delay while they streamed (after the warm-up), p50 / p95 / max ms. */
   loopDelay: number[];
+  /** The page's renderer processes' CPU while timed, share of one core. */
+  pageCpu: number;
   load: { start: number; end: number };
   notes: PageNotes;
   /** When the gateway emitted each line of the open session. */
@@ -203,16 +210,24 @@ async function stream(g: GatewayProcess, page: Page, keys: string[], token: stri
   const prompted = Date.now();
   await until('the warm-up', () => Date.now() >= prompted + WARM_UP_MS, WARM_UP_MS + 1000);
   await g.call('loopStart');
+  const renderers = ownRenderers();
+  const pageCpu0 = renderers.reduce((s, pid) => s + cpuSeconds(pid), 0);
+  const timed0 = Date.now();
   await until('the open session half-way', async () => (await lastShown(page)) >= LINES / 2, 120_000);
   const streaming = await memoryOf(g, false);
   const agents = agentProcesses(token);
-  await until('every streaming turn', runsDone(g, keys, 2), 180_000);
+  // Then the runs, polled once a second (200 run lists each time are work for the gateway).
+  await until('the open session to the end', async () => (await lastShown(page)) >= LINES, 120_000);
+  await until('every streaming turn', runsDone(g, keys, 2), 180_000, 1000);
   const loopDelay = await g.call<number[]>('loopDelay');
+  const pageCpu =
+    (renderers.reduce((s, pid) => s + cpuSeconds(pid), 0) - pageCpu0) / ((Date.now() - timed0) / 1000);
   return {
     streaming,
     after: await memoryOf(g),
     warmEnd: prompted + WARM_UP_MS,
     loopDelay,
+    pageCpu,
     agents: { live: agents.length, rss: agents.reduce((s, a) => s + a.rss, 0) },
     cpu: { seconds: cpuSeconds(g.pid) - cpu0, wall: (Date.now() - t0) / 1000 },
     load: { start: load0, end: os.loadavg()[0]! },
@@ -248,6 +263,7 @@ async function measure(g: GatewayProcess, page: Page, token: string): Promise<Me
     agents: streamed.agents,
     cpu: streamed.cpu,
     loopDelay: streamed.loopDelay,
+    pageCpu: streamed.pageCpu,
     load: streamed.load,
     notes: await pageNotes(page),
     emitted: await g.call<Record<string, number>>('emitted'),
@@ -363,6 +379,7 @@ function figuresOf(m: Measured): Record<string, string | number> {
       (m.cpu.seconds / m.cpu.wall) * 100,
       1,
     ),
+    "the page's renderer process CPU while timed, % of one core": round(m.pageCpu * 100, 1),
     "the gateway's event-loop delay while timed, p50 / p95 / max ms": m.loopDelay.join(' / '),
     "machine: cores / load average (1 min) at the stream's start / end": `${os.availableParallelism()} / ${round(m.load.start)} / ${round(m.load.end)}`,
     'goals met': latency.p95 <= 100 && integrity.intact && memory.perSession <= MB ? 'yes' : 'NO',

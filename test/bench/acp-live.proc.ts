@@ -38,3 +38,34 @@ export function agentProcesses(token: string): { pid: number; rss: number }[] {
   }
   return found;
 }
+
+/** The parent pid of `pid` (0 when it is gone). */
+function parentOf(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return 0;
+  }
+}
+
+/** Chromium's renderer processes started by this process (the browser it launched is their parent). */
+export function ownRenderers(): number[] {
+  const found: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let cmdline = '';
+    try {
+      cmdline = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!cmdline.includes('--type=renderer')) continue;
+    for (let p = Number(name), hops = 0; p > 1 && hops < 6; p = parentOf(p), hops++)
+      if (p === process.pid) {
+        found.push(Number(name));
+        break;
+      }
+  }
+  return found;
+}

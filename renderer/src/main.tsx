@@ -1,7 +1,8 @@
+// The start-up bundle's entry, kept small (issue 31.4): boot.ts opens the socket and asks for the
+// fleet as soon as this little file has run, and the app's code (start.tsx: React and the
+// components, fetched in parallel through the modulepreload link vite.config.ts adds to the page)
+// is compiled and evaluated while the gateway builds and sends the snapshot.
 import './boot';
-import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './App';
 import './styles/trust.css';
 import './styles/base.css';
 import './styles/layout.css';
@@ -12,12 +13,6 @@ import './styles/pages.css';
 import './styles/agents.css';
 import './styles/worktrees.css';
 
-// The first render yields (a transition renders in slices): the socket's open event, and with it
-// the snapshot request, is not held up behind it, so the gateway works while React renders.
-startTransition(() => {
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
+import('./start').catch(() => {
+  document.getElementById('root')!.textContent = 'Sightline could not load its code. Reload the page.';
 });

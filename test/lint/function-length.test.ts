@@ -23,7 +23,6 @@ const DEBT = [
   'electron/node/service.ts#createNodeService',
   'renderer/src/features/settings/McpCredentials.tsx#McpCredentials',
   'electron/node/watch.ts#createWatchSet',
-  'renderer/src/App.tsx#App',
   'renderer/src/features/settings/Nodes.tsx#AddNode',
 ];
 

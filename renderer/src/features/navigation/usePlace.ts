@@ -24,7 +24,15 @@ export function usePlaceInUrl(loaded: boolean): void {
         window.history.replaceState(null, '', window.location.pathname + window.location.search + hash);
       }
     };
-    write();
-    return useUi.subscribe(write);
+    // The first write only restates the place on screen, and replacing the history entry cost
+    // 8–33 ms on a busy machine (issue 31.4): it waits until the fleet's first frame is painted.
+    let later: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => (later = setTimeout(write)));
+    const stop = useUi.subscribe(write);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(later);
+      stop();
+    };
   }, [loaded]);
 }

@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   process.on('SIGHUP', () => undefined);
   new NodeLink({
     hello: { ...hello, agents: true },
-    service: () => createNodeService(options),
+    service: (push) => createNodeService(options, push),
     runDir: path.join(dataDir, 'run'),
     self: { command: process.execPath, args: [...process.execArgv, process.argv[1]!] },
     exit: (code) => process.exit(code),

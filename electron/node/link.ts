@@ -21,8 +21,11 @@ export interface Upstream {
 
 export interface LinkOptions {
   hello: Frame;
-  /** A fresh catalog service for each gateway connection (its watch set is the connection's). */
-  service(): { handle(op: string, args: unknown): Promise<unknown> };
+  /**
+   * A fresh catalog service for each gateway connection (its watch set is the connection's);
+   * `push` sends a frame of its own to that connection (file events, issue 31).
+   */
+  service(push: (f: Frame) => void): Service;
   runDir: string;
   /** What runs this node file (for the agents' MCP relay). */
   self: { command: string; args: string[] };
@@ -56,10 +59,16 @@ function socketUpstream(s: net.Socket): Upstream {
   };
 }
 
+interface Service {
+  handle(op: string, args: unknown): Promise<unknown>;
+  /** The connection ended: its watchers are released. */
+  close?(): void;
+}
+
 /** One gateway connection's state: its upstream, its catalog service, where its bytes go. */
 interface Conn {
   up: Upstream;
-  service: { handle(op: string, args: unknown): Promise<unknown> };
+  service: Service;
   reader: FrameReader;
   greeted: boolean;
   dead: boolean;
@@ -115,7 +124,9 @@ export class NodeLink {
     this.current = up;
     const c: Conn = {
       up,
-      service: this.o.service(),
+      service: this.o.service((f) => {
+        if (this.current === up && !c.dead && !c.pipe) this.send(f);
+      }),
       reader: new FrameReader({ magic: false }),
       greeted,
       dead: false,
@@ -127,6 +138,7 @@ export class NodeLink {
     up.on(
       (chunk) => this.onData(c, chunk),
       () => {
+        c.service.close?.();
         if (this.current !== up) return;
         this.current = undefined;
         c.pipe?.end();

@@ -149,7 +149,7 @@ function watchPaths(source: ProviderSource | undefined, l: Link): string[] {
  * after each check and every WATCH_SYNC_MS. `syncLinks` undefined: file events are off.
  */
 function checkLoop(d: {
-  monitor: Pick<ReturnType<typeof createMonitor>, 'tick'>;
+  monitor: Pick<ReturnType<typeof createMonitor>, 'tick' | 'followRemote'>;
   watch: UpstreamWatch;
   scheduler: Scheduler;
   syncLinks: (() => Link[]) | undefined;
@@ -165,7 +165,9 @@ function checkLoop(d: {
   function syncWatch(): void {
     if (stopped || !d.syncLinks) return;
     try {
-      d.watch.sync(d.syncLinks());
+      const links = d.syncLinks();
+      d.watch.sync(links);
+      d.monitor.followRemote(links);
     } catch (err) {
       d.logger.warn('catalog: cannot follow the watched links', { error: String(err) });
     }
@@ -195,6 +197,8 @@ function checkLoop(d: {
     tick,
     syncWatch,
     busy: () => running !== undefined,
+    /** Started and not stopped (its timers and file events run). */
+    started: () => !stopped,
     /** False when it was running already. */
     start(): boolean {
       if (!stopped) return false;
@@ -258,6 +262,8 @@ export function createCatalog(deps: CatalogDeps): CatalogService {
     requestTimeoutMs: deps.nodeRequestTimeoutMs ?? 20_000,
     budgetMs,
     visible: deps.onUpstreamMessages !== undefined,
+    // Nodes watch their links' files and push only while this catalog follows file events.
+    pushes: () => deps.fileEvents !== false && loop.started(),
   });
   const monitor = createMonitor({
     links,

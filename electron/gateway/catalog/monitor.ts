@@ -62,6 +62,20 @@ export type ApplyOutcome = (l: Link, o: ProbeOutcome) => void;
 export interface RemoteChecks {
   isRemote(hostId: string): boolean;
   check(hostId: string, links: Link[], apply: ApplyOutcome, cancelled: () => boolean): Promise<void>;
+  /** Addition (issue 31): where a node's pushed file events find their links and rules. */
+  onPushed?(links: PushedLinks): void;
+  /** Addition (issue 31): the nodes online whose watch set has not followed `all` yet. */
+  stale?(all: readonly Link[]): string[];
+  /** Addition (issue 31): brings a node's watch set to `links` (its share of `all`), files watched. */
+  follow?(hostId: string, links: Link[], all: readonly Link[]): void;
+}
+
+/**
+ * The links a node said changed (session key → a deletion among the events): their fresh rows
+ * (this gateway's, that node's), and the outcome rules of a file event (monitor.checkOne's).
+ */
+export interface PushedLinks {
+  links(hostId: string, changed: ReadonlyMap<string, boolean>): { links: Link[]; apply: ApplyOutcome };
 }
 
 /** `all` starting at the first link at or after `from` (a check that ran out of budget resumes there). */
@@ -250,6 +264,73 @@ async function checkProvider(deps: MonitorDeps, c: ProviderCheck): Promise<strin
   }
 }
 
+type ApplyEvent = (l: Link, o: ProbeOutcome, deleted: boolean) => void;
+
+/**
+ * A link's outcome read because its file changed: the same as a check's, except that a watch
+ * event never counts a miss, but a deletion event for a link without a streak: that is the
+ * link's first check, run at once (later misses come from the cadence). Inconclusive reads are
+ * left to the cadence, which logs them.
+ */
+function eventRules(applyOne: ApplyOutcome): ApplyEvent {
+  return (l, o, deleted) => {
+    if (o.kind === 'inconclusive') return;
+    if (o.kind === 'missing' && !(deleted && l.streak === 0)) return;
+    applyOne(l, o);
+  };
+}
+
+/** One local link read because its file changed (watch.ts), between checks: its fresh row. */
+function checkOne(
+  deps: MonitorDeps,
+  ownership: MonitorOwnership,
+  applyEvent: ApplyEvent,
+  sessionKey: string,
+  deleted: boolean,
+): void {
+  const l = deps.links.get(sessionKey);
+  if (!l || !ownership.owns(sessionKey) || deps.remote?.isRemote(l.hostId) === true) return;
+  const source = deps.sources.get(l.provider);
+  if (!source) return;
+  try {
+    const o = source.probe(l.ref, l, {
+      ownTexts: lazyOwn(deps.links, l.sessionKey),
+      now: deps.now(),
+      ...(deps.onMessages ? { visible: true } : {}),
+    });
+    applyEvent(l, o, deleted);
+  } finally {
+    source.endCheck?.();
+  }
+}
+
+/** A node's pushed links (PushedLinks): their fresh rows, this node's and this gateway's. */
+function pushedLinks(deps: MonitorDeps, ownership: MonitorOwnership, applyEvent: ApplyEvent): PushedLinks {
+  return {
+    links(hostId, changed) {
+      const list = [...changed.keys()].flatMap((key) => {
+        const l = deps.links.get(key);
+        return l && l.hostId === hostId && ownership.owns(key) ? [l] : [];
+      });
+      return { links: list, apply: (l, o) => applyEvent(l, o, changed.get(l.sessionKey) === true) };
+    },
+  };
+}
+
+/**
+ * The watched links (`all`, links.watched()) followed by the nodes that push file events: each
+ * such node's watch set gets its owned links between checks (new, re-adopted, moved markers,
+ * gone), so its files are watched from the start, not from the first check.
+ */
+function followRemote(deps: MonitorDeps, ownership: MonitorOwnership, all: readonly Link[]): void {
+  const hosts = deps.remote?.stale?.(all) ?? [];
+  if (hosts.length === 0) return;
+  const byHost = new Map<string, Link[]>(hosts.map((h) => [h, []]));
+  for (const l of all)
+    if (byHost.has(l.hostId) && ownership.owns(l.sessionKey)) byHost.get(l.hostId)!.push(l);
+  for (const [host, list] of byHost) deps.remote!.follow?.(host, list, all);
+}
+
 export function createMonitor(deps: MonitorDeps) {
   const { links, logger } = deps;
   const ownership = deps.ownership ?? EVERY_LINK;
@@ -299,30 +380,17 @@ export function createMonitor(deps: MonitorDeps) {
     }
   }
 
-  /**
-   * One link read because its file changed (watch.ts), between checks: its fresh row, the same
-   * probe and outcome as a check. A watch event never counts a miss, except a deletion event for
-   * a link without a streak: that is the link's first check, run at once (later misses come from
-   * the cadence). Inconclusive reads are left to the cadence, which logs them.
-   */
-  function checkOne(sessionKey: string, deleted: boolean): void {
-    const l = links.get(sessionKey);
-    if (!l || !ownership.owns(sessionKey) || deps.remote?.isRemote(l.hostId) === true) return;
-    const source = deps.sources.get(l.provider);
-    if (!source) return;
-    try {
-      const o = source.probe(l.ref, l, {
-        ownTexts: lazyOwn(links, l.sessionKey),
-        now: deps.now(),
-        ...(deps.onMessages ? { visible: true } : {}),
-      });
-      if (o.kind === 'inconclusive') return;
-      if (o.kind === 'missing' && !(deleted && l.streak === 0)) return;
-      applyOne(l, o);
-    } finally {
-      source.endCheck?.();
-    }
-  }
+  const applyEvent = eventRules(applyOne);
 
-  return { tick, apply, checkOne };
+  // A node's pushed events (remote-check.ts): the same rules, over the link.
+  deps.remote?.onPushed?.(pushedLinks(deps, ownership, applyEvent));
+
+  return {
+    tick,
+    apply,
+    /** One local link read because its file changed (watch.ts), between checks. */
+    checkOne: (sessionKey: string, deleted: boolean) =>
+      checkOne(deps, ownership, applyEvent, sessionKey, deleted),
+    followRemote: (all: readonly Link[]) => followRemote(deps, ownership, all),
+  };
 }

@@ -34,6 +34,8 @@ export interface RemoteDeps {
   budgetMs: number;
   /** Probes also map rows to visible messages (live transcripts). */
   visible: boolean;
+  /** Whether nodes that can push file events are asked to (the catalog runs with file events). */
+  pushes(): boolean;
 }
 
 /** A request to a node (op, arguments, timeout in ms). */
@@ -216,9 +218,13 @@ async function continueIn(r: Remote, link: Link, text: string): Promise<string> 
 
 export function createRemoteCatalog(d: RemoteDeps) {
   const r: Remote = { ...d, ask: askVia(d.nodes) };
+  const remoteCheck = createRemoteCheck(r);
   const checks: RemoteChecks = {
     isRemote: (hostId) => d.nodes.isNode(hostId),
-    check: createRemoteCheck(r),
+    check: remoteCheck.check,
+    onPushed: remoteCheck.onPushed,
+    stale: remoteCheck.stale,
+    follow: remoteCheck.follow,
   };
   return {
     list: () => list(r),

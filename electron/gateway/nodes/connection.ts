@@ -83,6 +83,7 @@ function parseHello(f: Record<string, unknown>): NodeHello | string {
     providers,
     allowContinue: f.allowContinue === true,
     ...(f.agents === true ? { agents: true } : {}),
+    ...(f.pushes === true ? { pushes: true } : {}),
   };
 }
 
@@ -98,6 +99,8 @@ export class NodeConnection {
   private readonly closeListeners: ((info: ExitInfo) => void)[] = [];
   /** Frames that are not answers: an agent channel's (issue 30.1). */
   private frameListener: ((f: Record<string, unknown>) => void) | undefined;
+  /** `changed` frames: the catalog's (issue 31). */
+  private pushListener: ((f: Record<string, unknown>) => void) | undefined;
   readonly ready: Promise<NodeHello>;
 
   private constructor(
@@ -234,6 +237,11 @@ export class NodeConnection {
     this.frameListener = listener;
   }
 
+  /** Where the node's `changed` frames go (the catalog's remote checks parse and bound them). */
+  onPush(listener: (f: Record<string, unknown>) => void): void {
+    this.pushListener = listener;
+  }
+
   /** A frame of an agent channel to the node. */
   send(frame: Record<string, unknown>): void {
     if (!this.closed) this.write(frame);
@@ -241,6 +249,7 @@ export class NodeConnection {
 
   private answer(f: Record<string, unknown>): void {
     const id = f.id;
+    if (f.type === 'changed' && this.pushListener) return this.pushListener(f);
     if (f.type !== 'res' || typeof id !== 'number') {
       // A node that starts agents: the agent links parse it, and refuse (logged) what is not
       // a frame of theirs; the link keeps serving. Any other node has no business sending it.

@@ -13,6 +13,12 @@
 // Protocol 2 (protocol 1 had a `probe` op that carried every link's ref and marker each check):
 // the monitor's links live on the node as a watch set for the connection (`watch`, and `check`
 // with the same `set`/`drop`), and a check's answer carries only the outcomes that are not idle.
+//
+// Additions to protocol 2, compatible both ways (issue 31): a node whose hello says `pushes`
+// watches the files of its watch set once a `watch` or `check` carries `push: true`, and then
+// sends `{type: 'changed', ids, deleted?}` (ChangedFrame) when a link's file changed; the gateway
+// checks those links with `check` and `ids`. An older gateway never asks, so never hears one; an
+// older node never says `pushes`, so it is never asked.
 
 export const PROTOCOL = 2;
 export const MAGIC = Buffer.from('SIGHTLINE-NODE\n', 'ascii');
@@ -59,7 +65,19 @@ export interface NodeHello {
   allowContinue: boolean;
   /** Addition (issue 30.1): the node starts ACP agents (`agent.*` ops and channel frames). */
   agents?: boolean;
+  /** Addition (issue 31): the node watches its links' files and pushes `changed` frames when asked. */
+  pushes?: boolean;
 }
+
+/** Links one `changed` frame may name (the gateway refuses more). */
+export const PUSH_IDS = 2000;
+
+/** What a node pushes (issue 31): its links whose files changed (`deleted`: renamed or deleted). */
+export type ChangedFrame = {
+  type: 'changed';
+  ids: number[];
+  deleted?: number[];
+};
 
 export type ErrorCode =
   'protocol' | 'bad_request' | 'outside_roots' | 'not_found' | 'unavailable' | 'continue_disabled' | 'failed';

@@ -9,9 +9,10 @@
 //   * Nothing lost or reordered: every session's stored transcript holds lines 1…N once, in order;
 //     so does the open session's painted text, as it streamed and once the turn landed.
 //   * Gateway memory per live session: the gateway runs alone in its process
-//     (acp-live.gateway.ts); its RSS (/proc) and JS heap after full collections with no session
-//     and with 200 streaming, divided by 200 (and from 1 to 200, without what the first agent
-//     loads). The agents' processes are not in it. Goal ≤ 1 MB.
+//     (acp-live.gateway.ts); its RSS (/proc) and JS heap with no session (after full collections)
+//     and with 200 streaming (none forced: a collection would stall the timed lines), divided by
+//     200; also 200 idle after their stream and 1 → 200 idle (without what the first agent
+//     loads), after full collections. The agents' processes are not in it. Goal ≤ 1 MB.
 //   * The gateway's CPU while the 200 stream, the load average, the agents' own memory.
 // At the end every agent process must be gone (found in /proc by a token in their argv).
 import { fork, type ChildProcess } from 'node:child_process';
@@ -40,8 +41,8 @@ const AGENT = path.join(here, 'agents', 'stream-agent.mjs');
 const SESSIONS = 200;
 const EVERY_MS = 200;
 /**
- * Lines sent this long after the last of the 200 prompts was delivered are not timed with the
- * rest: the gateway starts 200 turns at once then (a burst a person does not cause), reported apart.
+ * Lines sent within this long of the last of the 200 prompts' delivery are not timed with the
+ * rest: the gateway starts 200 turns at once then (a burst a person does not cause); reported apart.
  */
 const WARM_UP_MS = 2000;
 /** Lines per streaming turn: a minute at 5 a second. */
@@ -360,7 +361,7 @@ function memoryFigures(m: Measured) {
         mem.idle,
         SESSIONS - 1,
       ),
-      "agent processes while streaming / their RSS in all, MB (not the gateway's)": `${m.agents.live} / ${round(m.agents.rss / MB, 0)}`,
+      'agent processes while streaming / their RSS summed (shared pages counted in each), MB': `${m.agents.live} / ${round(m.agents.rss / MB, 0)}`,
     },
   };
 }

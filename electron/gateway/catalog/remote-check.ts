@@ -86,6 +86,14 @@ function serial(w: Watching, fn: () => Promise<void>): Promise<void> {
   return run;
 }
 
+/**
+ * The link numbers of entries about to be sent: a push for one may arrive before the answer
+ * (the node watches while it handles the request), and must not be taken for a stranger's.
+ */
+function numbered(w: Watching, xs: { key: string; sent: Sent }[]): void {
+  for (const x of xs) w.keyOf.set(x.sent.id, x.key);
+}
+
 /** Marks entries as what the node now holds. */
 function markSent(w: Watching, xs: { key: string; sent: Sent }[]): void {
   for (const x of xs) {
@@ -270,11 +278,13 @@ async function fullCheck(
     const parts = batches(set);
     const last = parts.pop()!;
     for (const part of parts) {
+      numbered(w, part);
       await d.ask(hostId, conn, 'watch', { set: part.map((x) => x.entry) }, timeoutWithin(d, c.deadline));
       markSent(w, part);
     }
     if (cancelled()) return;
     const ms = timeoutWithin(d, c.deadline);
+    numbered(w, last);
     answer = await d.ask<{ results?: unknown; partial?: unknown }>(
       hostId,
       conn,
@@ -381,6 +391,7 @@ async function follow(d: RemoteCheckDeps, c: Ctx, list: Link[], all: readonly Li
   try {
     for (const [i, part] of parts.entries()) {
       const last = i === parts.length - 1;
+      numbered(w, part);
       await d.ask(
         hostId,
         conn,

@@ -124,6 +124,9 @@ class Watchers {
   /** Link `id` is now about `files` (already checked under the roots). */
   set(id: number, files: string[]): void {
     if (this.closed) return;
+    const was = this.filesOf.get(id);
+    // A moved marker re-sends the link: its watchers stay (a new one could miss a write).
+    if (was && was.length === files.length && was.every((f, i) => f === files[i])) return this.watchAll(id);
     this.drop(id);
     this.filesOf.set(id, files);
     this.watchAll(id);

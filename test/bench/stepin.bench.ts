@@ -123,7 +123,10 @@ async function onNode(): Promise<number> {
     for (let n = 0; n < SAMPLES; n++) {
       const start = performance.now();
       fs.appendFileSync(file, claudeUser(`step in ${n}`, { uuid: `u-node-${n}` }));
-      await waitFor(() => humans() === n + 2, 5000, `node sample ${n} recorded`);
+      await waitFor(() => humans() === n + 2, 5000, `node sample ${n} recorded`).catch((err: unknown) => {
+        console.error(JSON.stringify(t.logger.lines.slice(-20)));
+        throw err;
+      });
       ms.push(performance.now() - start);
       await new Promise((r) => setTimeout(r, 20));
     }

@@ -9,6 +9,7 @@
 // them and pushes, the gateway checks the pushed link (issue 31); the same step-in, timed alike.
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { makeHarness, type Harness, type Recorded } from '../catalog/helpers';
 import { openTestGateway, waitFor } from '../helpers/gateway';
@@ -142,6 +143,7 @@ export async function run(): Promise<Record<string, string | number>> {
   const remote = await onNode();
   out['step-in to record, claude on a paired node, 1,000 links there (p95 ms)'] = Number(remote.toFixed(1));
   out['paired node: target p95 <= 1,000 ms'] = remote <= 1000 ? 'met' : 'missed';
+  out['load average when measured (2 cores)'] = Number(os.loadavg()[0]!.toFixed(1));
   return out;
 }
 

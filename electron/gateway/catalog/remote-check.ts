@@ -410,6 +410,8 @@ async function follow(d: RemoteCheckDeps, c: Ctx, list: Link[], all: readonly Li
       nodeId: hostId,
       error: String((err as Error)?.message ?? err),
     });
+    // Tried again when the watched links change or at the next check, not every second.
+    w.followed = all;
     return;
   }
   for (const k of drop) {

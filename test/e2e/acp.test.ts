@@ -4,20 +4,12 @@
 // answering from the banner (mouse) and from the inbox (keyboard), the decision in the child's
 // transcript and run_completed in its signal log; a 10,000-message transcript stays virtualised.
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { TranscriptMessage } from '../../shared/ipc';
 import { createTranscriptStore } from '../../electron/gateway/sessions/transcripts';
-import {
-  ensureRenderer,
-  openBrowser,
-  row,
-  ROOT,
-  screenshot,
-  startApp,
-  type App,
-  type Browser,
-} from './helpers';
+import { row, ROOT, screenshot, type App, type Browser } from './helpers';
+import { useAppInBrowser } from '../helpers/app-in-browser';
 
 const AGENT = path.join(ROOT, 'test/fixtures/acp-agent/agent.mjs');
 const COORDINATOR = 'agent:main:main';
@@ -29,17 +21,7 @@ let browser: Browser & { errors: string[] };
 let page: Page;
 let profileId = '';
 
-beforeAll(async () => {
-  await ensureRenderer();
-  app = await startApp();
-  browser = await openBrowser(app.server.url);
-  page = browser.page;
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+useAppInBrowser((s) => ({ app, browser, page } = s));
 
 const sel = {
   pane: (key: string) => `[data-testid="session-pane"][data-session-key="${key}"]`,

@@ -2,8 +2,9 @@
 // the tab's sessionStorage, and reaches the server only in the WebSocket upgrade. No cookie, so
 // another server on 127.0.0.1 (cookies are not scoped by port) never receives it.
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureRenderer, openBrowser, startApp, type App, type Browser } from './helpers';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { App, Browser } from './helpers';
+import { useAppInBrowser } from '../helpers/app-in-browser';
 
 let app: App;
 let browser: Browser;
@@ -11,23 +12,20 @@ let other: http.Server;
 let otherPort = 0;
 const seen: Array<{ url: string; cookie: string | undefined; referer: string | undefined }> = [];
 
-beforeAll(async () => {
-  await ensureRenderer();
-  app = await startApp();
-  other = http.createServer((req, res) => {
-    seen.push({ url: req.url ?? '', cookie: req.headers.cookie, referer: req.headers.referer });
-    res.writeHead(200, { 'Content-Type': 'text/plain' });
-    res.end('another loopback server');
-  });
-  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
-  otherPort = (other.address() as { port: number }).port;
-  browser = await openBrowser(app.server.url);
-}, 120_000);
-
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
   await new Promise((r) => other.close(r));
+});
+
+useAppInBrowser((s) => ({ app, browser } = s), {
+  seed: async () => {
+    other = http.createServer((req, res) => {
+      seen.push({ url: req.url ?? '', cookie: req.headers.cookie, referer: req.headers.referer });
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.end('another loopback server');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    otherPort = (other.address() as { port: number }).port;
+  },
 });
 
 describe('browser mode token', () => {

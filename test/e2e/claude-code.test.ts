@@ -8,16 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startAnthropicStandIn, type StandIn } from '../helpers/standin';
 import { ACP_AGENTS, ensureTool } from '../tools/install';
-import {
-  ensureRenderer,
-  openBrowser,
-  screenshot,
-  sel,
-  startApp,
-  tmpDir,
-  type App,
-  type Browser,
-} from './helpers';
+import { screenshot, sel, tmpDir, type App, type Browser } from './helpers';
+import { useAppInBrowser } from '../helpers/app-in-browser';
 
 const MAIN = 'agent:main:main';
 const spec = ACP_AGENTS.find((a) => a.id === 'claude-agent-acp')!;
@@ -27,10 +19,10 @@ let browser: Browser & { errors: string[] };
 let page: Page;
 let folder: string;
 let home: string;
+let bin = '';
 
 beforeAll(async () => {
-  const bin = fs.realpathSync(await ensureTool(spec, spec.pinned));
-  await ensureRenderer();
+  bin = fs.realpathSync(await ensureTool(spec, spec.pinned));
   model = await startAnthropicStandIn({
     script: [
       { call: 'session_status', input: { sessionKey: MAIN } },
@@ -39,35 +31,36 @@ beforeAll(async () => {
       }),
     ],
   });
-  app = await startApp();
-  folder = fs.realpathSync(tmpDir('sightline-e2e-claude-project-'));
-  home = fs.realpathSync(tmpDir('sightline-e2e-claude-home-'));
-  // The profile a person would add from the registry with its key and base URL (trusted save here:
-  // the registry's Add path is covered by start-session.test.ts and test/acp/start-check.test.ts).
-  app.gateway.acp.profiles.save({
-    id: 'claude',
-    name: 'Claude Code',
-    command: process.execPath,
-    args: [bin],
-    env: {
-      HOME: home,
-      IS_SANDBOX: '1',
-      ANTHROPIC_BASE_URL: model.url,
-      ANTHROPIC_API_KEY: 'sk-ant-standin',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_AUTOUPDATER: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    },
-  });
-  browser = await openBrowser(app.server.url);
-  page = browser.page;
 }, 600_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
   await model?.close();
   for (const dir of [folder, home]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+useAppInBrowser((s) => ({ app, browser, page } = s), {
+  seed: (app) => {
+    folder = fs.realpathSync(tmpDir('sightline-e2e-claude-project-'));
+    home = fs.realpathSync(tmpDir('sightline-e2e-claude-home-'));
+    // The profile a person would add from the registry with its key and base URL (trusted save here:
+    // the registry's Add path is covered by start-session.test.ts and test/acp/start-check.test.ts).
+    app.gateway.acp.profiles.save({
+      id: 'claude',
+      name: 'Claude Code',
+      command: process.execPath,
+      args: [bin],
+      env: {
+        HOME: home,
+        IS_SANDBOX: '1',
+        ANTHROPIC_BASE_URL: model.url,
+        ANTHROPIC_API_KEY: 'sk-ant-standin',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_AUTOUPDATER: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      },
+    });
+  },
+  timeoutMs: 600_000,
 });
 
 describe('New session → Claude Code (real adapter, stand-in model)', () => {

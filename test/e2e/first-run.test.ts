@@ -2,28 +2,19 @@
 // states, "How Sightline works", the catalog's roots, filter and folders, the dark theme, search.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { claudeAssistant, writeClaude, writeCodex } from '../catalog/fixtures';
 import { line } from '../catalog/helpers';
-import { ensureRenderer, openBrowser, screenshot, startApp, type App, type Browser } from './helpers';
+import { screenshot, type App, type Browser } from './helpers';
+import { useAppInBrowser } from '../helpers/app-in-browser';
 import { noticeText } from '../helpers/spec';
 
 let app: App;
 let browser: Browser & { errors: string[] };
 let page: Page;
 
-beforeAll(async () => {
-  await ensureRenderer();
-  app = await startApp();
-  browser = await openBrowser(app.server.url);
-  page = browser.page;
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+useAppInBrowser((s) => ({ app, browser, page } = s));
 
 const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`);
 

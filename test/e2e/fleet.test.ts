@@ -1,9 +1,10 @@
 // The product's story in the browser: demo fleet → a human steps into a worker → one notice for
 // the coordinator → it reconciles; cancelling a worker; catalog and settings. Saves screenshots.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { writeClaude } from '../catalog/fixtures';
-import { ensureRenderer, openBrowser, row, screenshot, startApp, type App, type Browser } from './helpers';
+import { row, screenshot, type App, type Browser } from './helpers';
+import { useAppInBrowser } from '../helpers/app-in-browser';
 import { noticeText } from '../helpers/spec';
 
 const COORDINATOR = 'agent:demo:main';
@@ -12,17 +13,7 @@ let browser: Browser & { errors: string[] };
 let page: Page;
 let workers: string[] = [];
 
-beforeAll(async () => {
-  await ensureRenderer();
-  app = await startApp();
-  browser = await openBrowser(app.server.url);
-  page = browser.page;
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+useAppInBrowser((s) => ({ app, browser, page } = s));
 
 const sel = {
   pane: (key: string) => `[data-testid="session-pane"][data-session-key="${key}"]`,

@@ -1,156 +1,27 @@
-// E2E harness: build the renderer once (guarded by a lock, rebuilt when sources are newer),
-// start browser mode in-process on port 0 with a fresh data dir, drive Debian's Chromium.
+// Page-level helpers of the browser suites: screenshots, the fleet's rows, a session's pane and
+// transcript. The app and browser opening is test/helpers/browser-app.ts (re-exported here).
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import type { Gateway, GatewayOptions } from '../../electron/gateway/index';
-import type { GatewayHost } from '../../electron/gateway/host';
-import { startBrowserMode } from '../../electron/web/app';
-import type { WebServer } from '../../electron/web/server';
-import { buildOnce } from '../helpers/build-once';
-import { tempDir } from '../helpers/temp';
+import type { Page } from 'playwright-core';
+import { ROOT, type App } from '../helpers/browser-app';
 
-export const ROOT = path.resolve(import.meta.dirname, '../..');
-export const RENDERER_DIR = path.join(ROOT, 'out/renderer');
+export {
+  CHROMIUM_ARGS,
+  ensureRenderer,
+  openBrowser,
+  RENDERER_DIR,
+  ROOT,
+  startApp,
+  type App,
+  type Browser,
+} from '../helpers/browser-app';
+export { tempDir as tmpDir } from '../helpers/temp';
+
 // Screenshots are always taken (the code path stays exercised) but land in the README's folder only
 // when asked for (`npm run screenshots`), so a plain `npm test` leaves the tree clean.
 export const SCREENSHOTS = process.env.SIGHTLINE_SCREENSHOTS
   ? path.join(ROOT, 'docs/screenshots')
   : path.join(ROOT, 'test-results/screenshots');
-const LOCK = path.join(ROOT, 'out/.renderer-build.lock');
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p));
-    else newest = Math.max(newest, fs.statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-function rendererIsFresh(): boolean {
-  const index = path.join(RENDERER_DIR, 'index.html');
-  if (!fs.existsSync(index)) return false;
-  const sources = Math.max(newestMtime(path.join(ROOT, 'renderer')), newestMtime(path.join(ROOT, 'shared')));
-  return fs.statSync(index).mtimeMs >= sources;
-}
-
-/** Builds out/renderer with vite when it is missing or older than its sources. */
-export async function ensureRenderer(): Promise<void> {
-  await buildOnce(LOCK, rendererIsFresh, async () => {
-    const { build } = await import('vite');
-    // Under vitest NODE_ENV is "test", which would bundle React's development build.
-    const nodeEnv = process.env.NODE_ENV;
-    process.env.NODE_ENV = 'production';
-    try {
-      await build({
-        configFile: path.join(ROOT, 'renderer/vite.config.ts'),
-        mode: 'production',
-        logLevel: 'warn',
-      });
-    } finally {
-      process.env.NODE_ENV = nodeEnv;
-    }
-  });
-}
-
-export { tempDir as tmpDir };
-
-export interface App {
-  /** The current gateway (a restore from Settings swaps it). */
-  readonly gateway: Gateway;
-  host: GatewayHost;
-  server: WebServer;
-  dataDir: string;
-  catalogRoot: string;
-  close(): Promise<void>;
-}
-
-/**
- * Browser mode as `npm run web` starts it (startBrowserMode: the gateway host with damage
- * recovery and restores), on port 0 with a fresh data dir and empty catalog roots. `prepare`
- * may put files into the data dir first (a damaged database, backups).
- */
-export async function startApp(
-  opts: { prepare?: (dataDir: string) => void; gateway?: Partial<GatewayOptions> } = {},
-): Promise<App> {
-  const dataDir = tempDir('sightline-e2e-data-');
-  const catalogRoot = tempDir('sightline-e2e-catalog-');
-  const roots = Object.fromEntries(
-    ['claude', 'codex', 'opencode', 'pi'].map((p) => {
-      const dir = path.join(catalogRoot, p);
-      fs.mkdirSync(dir, { recursive: true });
-      return [p, dir];
-    }),
-  );
-  opts.prepare?.(dataDir);
-  const app = await startBrowserMode({
-    dataDir,
-    rendererDir: RENDERER_DIR,
-    version: 'e2e',
-    gateway: { catalogRoots: roots, ...opts.gateway },
-  });
-  return {
-    get gateway() {
-      return app.host.gateway;
-    },
-    host: app.host,
-    server: app.server,
-    dataDir,
-    catalogRoot,
-    async close() {
-      await app.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      fs.rmSync(catalogRoot, { recursive: true, force: true });
-    },
-  };
-}
-
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-export interface Browser {
-  context: BrowserContext;
-  page: Page;
-  close(): Promise<void>;
-}
-
-/** Chromium with a fresh user-data dir; page errors fail loudly through `errors`. */
-export async function openBrowser(url: string): Promise<Browser & { errors: string[] }> {
-  const profile = tempDir('sightline-e2e-chromium-');
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1400, height: 860 },
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') errors.push(msg.text());
-  });
-  await page.goto(url);
-  await page.locator('[data-testid="app"][data-ready="true"]').waitFor();
-  return {
-    context,
-    page,
-    errors,
-    async close() {
-      await context.close();
-      fs.rmSync(profile, { recursive: true, force: true });
-    },
-  };
-}
-
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
@@ -171,4 +42,32 @@ export async function openSession(page: Page, key: string): Promise<void> {
   await page.locator(sel.pane(key)).waitFor();
   await page.locator('[data-testid="tab-transcript"]').click();
   await page.locator('[data-testid="transcript"][data-ready="true"]').waitFor();
+}
+
+/**
+ * 59 sessions of agent `main` besides its main session (60 in all), spread over three project
+ * folders, every tenth group with children: the fleet the supervisor-view and visual suites draw.
+ */
+export function taskSessions(app: App, folders: string[]): void {
+  for (let i = 0; i < 59; i++) {
+    const parentKey = i % 10 > 6 ? `agent:main:task-${String(i - (i % 10)).padStart(2, '0')}` : undefined;
+    app.gateway.sessions.create({
+      key: `agent:main:task-${String(i).padStart(2, '0')}`,
+      label: `Task ${String(i).padStart(2, '0')}`,
+      cwd: folders[i % 3],
+      ...(parentKey ? { parentKey } : {}),
+    });
+  }
+}
+
+/** The fixture ACP agent (test/fixtures/acp-agent) saved as profile `fixture`, a trusted save. */
+export function saveFixtureProfile(app: App, name: string, extra: { allowAgents?: boolean } = {}): void {
+  app.gateway.acp.profiles.save({
+    id: 'fixture',
+    name,
+    command: process.execPath,
+    args: [path.join(ROOT, 'test/fixtures/acp-agent/agent.mjs')],
+    env: {},
+    ...extra,
+  });
 }

@@ -1,31 +1,27 @@
 // An adopted session whose upstream transcript disappears: upstream_missing in the inbox and the
 // sidebar, dismissed durably (the dismissal survives a reload, stored by migration 004's table).
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CLAUDE_ID, writeClaude } from '../catalog/fixtures';
-import { ensureRenderer, openBrowser, row, screenshot, startApp, type App, type Browser } from './helpers';
+import { row, screenshot, type App } from './helpers';
+import { useAppInBrowser } from '../helpers/app-in-browser';
 
 let app: App;
-let browser: Browser & { errors: string[] };
 let page: Page;
 let adoptedKey = '';
 let file = '';
 
-beforeAll(async () => {
-  await ensureRenderer();
-  app = await startApp();
-  file = writeClaude(`${app.catalogRoot}/claude`);
-  adoptedKey = app.gateway.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID }).key;
-  expect(app.gateway.state.registerWatch('agent:main:main', adoptedKey)).toBe(true);
-  browser = await openBrowser(app.server.url);
-  page = browser.page;
-  fs.rmSync(file);
-}, 120_000);
+useAppInBrowser((s) => ({ app, page } = s), {
+  seed: (app) => {
+    file = writeClaude(`${app.catalogRoot}/claude`);
+    adoptedKey = app.gateway.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID }).key;
+    expect(app.gateway.state.registerWatch('agent:main:main', adoptedKey)).toBe(true);
+  },
+});
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+beforeAll(async () => {
+  fs.rmSync(file);
 });
 
 const alerts = () => page.locator('[data-testid="inbox-item"][data-type="upstream_missing"]');

@@ -1,24 +1,14 @@
 // Keyboard only: palette, session stepping, tabs, views, filter, composer. No mouse at all.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ensureRenderer, openBrowser, screenshot, startApp, type App, type Browser } from './helpers';
+import { screenshot, type App } from './helpers';
+import { useAppInBrowser } from '../helpers/app-in-browser';
 
 const COORDINATOR = 'agent:demo:main';
 let app: App;
-let browser: Browser & { errors: string[] };
 let page: Page;
 
-beforeAll(async () => {
-  await ensureRenderer();
-  app = await startApp();
-  browser = await openBrowser(app.server.url);
-  page = browser.page;
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+useAppInBrowser((s) => ({ app, page } = s));
 
 const selected = () =>
   page.locator('[data-testid="session-row"][aria-selected="true"]').getAttribute('data-session-key');

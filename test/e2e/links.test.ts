@@ -2,37 +2,21 @@
 // open session and tab across a reload; a link without a valid token says so and what to do; New
 // session is watched by nobody unless chosen and a scripted agent says it is scripted; the MCP
 // form says in words what is missing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chromium, type Page } from 'playwright-core';
-import {
-  CHROMIUM_ARGS,
-  ensureRenderer,
-  openBrowser,
-  row,
-  sel,
-  startApp,
-  type App,
-  type Browser,
-} from './helpers';
+import { CHROMIUM_ARGS, row, sel, type App } from './helpers';
+import { useAppInBrowser } from '../helpers/app-in-browser';
 import { tempDir } from '../helpers/temp';
 
 let app: App;
-let browser: Browser & { errors: string[] };
 let page: Page;
 const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`);
 const KEY = 'agent:main:subagent:w07';
 
-beforeAll(async () => {
-  await ensureRenderer();
-  app = await startApp();
-  app.gateway.sessions.create({ key: KEY, label: 'Worker 7', parentKey: 'agent:main:main' });
-  browser = await openBrowser(app.server.url);
-  page = browser.page;
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+useAppInBrowser((s) => ({ app, page } = s), {
+  seed: (app) => {
+    app.gateway.sessions.create({ key: KEY, label: 'Worker 7', parentKey: 'agent:main:main' });
+  },
 });
 
 describe('links and defaults', () => {

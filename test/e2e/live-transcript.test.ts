@@ -4,9 +4,10 @@
 // once, marked as Claude Code's.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ensureRenderer, openBrowser, screenshot, startApp, type App, type Browser } from './helpers';
+import { screenshot, type App, type Browser } from './helpers';
+import { useAppInBrowser } from '../helpers/app-in-browser';
 
 const ID = '5f16324e-5f90-4780-bb10-1bd0e51f8b27';
 const FIXTURE = path.resolve(`test/fixtures/live/claude/projects/-tmp-ccfx-project/${ID}.jsonl`);
@@ -20,19 +21,12 @@ const rows = fs
   .filter(Boolean)
   .map((l) => `${l}\n`);
 
-beforeAll(async () => {
-  await ensureRenderer();
-  app = await startApp();
-  file = path.join(app.catalogRoot, 'claude', '-tmp-ccfx-project', `${ID}.jsonl`);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, rows.slice(0, 5).join(''));
-  browser = await openBrowser(app.server.url);
-  page = browser.page;
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+useAppInBrowser((s) => ({ app, browser, page } = s), {
+  seed: (app) => {
+    file = path.join(app.catalogRoot, 'claude', '-tmp-ccfx-project', `${ID}.jsonl`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, rows.slice(0, 5).join(''));
+  },
 });
 
 const messages = () => page.locator('[data-testid="transcript-message"]');

@@ -3,49 +3,25 @@
 // turn shows the notice (a system note) and its reconcile (the session_status call through MCP
 // and its result) in the transcript. Settings → MCP mints a credential for an outside agent: the
 // secret and the commands shown once, its use (client name) listed, revoking ends it.
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { claudeCommand, codexCommands } from '../../shared/mcp-commands';
 import { httpClient } from '../mcp/helpers';
 import { waitFor } from '../helpers/poll';
-import {
-  ensureRenderer,
-  openBrowser,
-  row,
-  ROOT,
-  screenshot,
-  startApp,
-  type App,
-  type Browser,
-} from './helpers';
+import { row, saveFixtureProfile, screenshot, type App, type Browser } from './helpers';
+import { useAppInBrowser } from '../helpers/app-in-browser';
 import { MAIN, noticeText } from '../helpers/spec';
-
-const AGENT = path.join(ROOT, 'test/fixtures/acp-agent/agent.mjs');
 
 let app: App;
 let browser: Browser & { errors: string[] };
 let page: Page;
 
-beforeAll(async () => {
-  await ensureRenderer();
-  app = await startApp();
-  app.gateway.agents.save({ id: 'main', providerSettings: { stepMs: '1', steps: '1' } });
-  app.gateway.acp.profiles.save({
-    id: 'fixture',
-    name: 'Fixture agent',
-    command: process.execPath,
-    args: [AGENT],
-    env: {},
-    allowAgents: true, // issue 14.3: agents start only profiles allowed for agents
-  });
-  browser = await openBrowser(app.server.url);
-  page = browser.page;
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+useAppInBrowser((s) => ({ app, browser, page } = s), {
+  seed: (app) => {
+    app.gateway.agents.save({ id: 'main', providerSettings: { stepMs: '1', steps: '1' } });
+    // issue 14.3: agents start only profiles allowed for agents
+    saveFixtureProfile(app, 'Fixture agent', { allowAgents: true });
+  },
 });
 
 const settled = (key: string, count: number) => () => {

@@ -13,15 +13,15 @@ import { startSshd, type Sshd } from '../nodes/sshd';
 import { waitFor } from '../helpers/gateway';
 import {
   ensureRenderer,
-  openBrowser,
   ROOT,
   screenshot,
   sel,
-  startApp,
   tmpDir,
   type App,
   type Browser,
+  saveFixtureProfile,
 } from './helpers';
+import { useAppInBrowser } from '../helpers/app-in-browser';
 
 const AGENT = path.join(ROOT, 'test/fixtures/acp-agent/agent.mjs');
 
@@ -29,6 +29,7 @@ let app: App;
 let browser: Browser & { errors: string[] };
 let page: Page;
 let sshd: Sshd;
+let bundle = '';
 let sshDir = '';
 let folder = '';
 let nodeId = '';
@@ -52,29 +53,25 @@ const fixtureAgents = () => processes().filter(([, , argv]) => argv.includes(AGE
 beforeAll(async () => {
   sshDir = tmpDir('sightline-e2e-node-ssh-');
   folder = fs.realpathSync(tmpDir('sightline-e2e-node-project-'));
-  const [bundle] = await Promise.all([nodeBundle(), ensureRenderer()]);
+  // The renderer builds beside the node bundle (useAppInBrowser finds it built).
+  [bundle] = await Promise.all([nodeBundle(), ensureRenderer()]);
   sshd = await startSshd(sshDir);
-  app = await startApp({
-    gateway: { nodes: { sshCommand: ['ssh', '-F', sshd.config()], bundle, helloTimeoutMs: 20_000 } },
-  });
-  nodeId = (await app.gateway.catalog.nodes.add({ ssh: 'sightline-test', name: 'build-box' })).id;
-  app.gateway.acp.profiles.save({
-    id: 'fixture',
-    name: 'Fixture agent',
-    command: process.execPath,
-    args: [AGENT],
-    env: {},
-  });
-  browser = await openBrowser(app.server.url);
-  page = browser.page;
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
   sshd?.stop();
   for (const [pid] of fixtureAgents()) process.kill(pid, 'SIGKILL');
   for (const dir of [sshDir, folder]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+useAppInBrowser((s) => ({ app, browser, page } = s), {
+  start: () => ({
+    gateway: { nodes: { sshCommand: ['ssh', '-F', sshd.config()], bundle, helloTimeoutMs: 20_000 } },
+  }),
+  seed: async (app) => {
+    nodeId = (await app.gateway.catalog.nodes.add({ ssh: 'sightline-test', name: 'build-box' })).id;
+    saveFixtureProfile(app, 'Fixture agent');
+  },
 });
 
 const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`);

@@ -10,34 +10,38 @@ import { adoptedKeyFor } from '../../shared/session-keys';
 import { CLAUDE_ID, writeClaude, writeCodex } from '../catalog/fixtures';
 import { nodeBundle } from '../nodes/helpers';
 import { startSshd, type Sshd } from '../nodes/sshd';
-import { ensureRenderer, openBrowser, screenshot, startApp, tmpDir, type App, type Browser } from './helpers';
+import { ensureRenderer, screenshot, tmpDir, type App, type Browser } from './helpers';
+import { useAppInBrowser } from '../helpers/app-in-browser';
 
 let app: App;
 let browser: Browser & { errors: string[] };
 let page: Page;
 let sshd: Sshd;
+let bundle = '';
 let sshDir: string;
 
 beforeAll(async () => {
   sshDir = tmpDir('sightline-e2e-ssh-');
-  const [bundle] = await Promise.all([nodeBundle(), ensureRenderer()]);
+  // The renderer builds beside the node bundle (useAppInBrowser finds it built).
+  [bundle] = await Promise.all([nodeBundle(), ensureRenderer()]);
   sshd = await startSshd(sshDir);
   // The remote machine's own Claude Code session (its real home: ~/.claude/projects).
   writeClaude(path.join(sshd.home, '.claude', 'projects'));
-  app = await startApp({
-    gateway: { nodes: { sshCommand: ['ssh', '-F', sshd.config()], bundle, helloTimeoutMs: 20_000 } },
-  });
-  // And one on this machine.
-  writeCodex(path.join(app.catalogRoot, 'codex'));
-  browser = await openBrowser(app.server.url);
-  page = browser.page;
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
   sshd?.stop();
   if (sshDir) fs.rmSync(sshDir, { recursive: true, force: true });
+});
+
+useAppInBrowser((s) => ({ app, browser, page } = s), {
+  start: () => ({
+    gateway: { nodes: { sshCommand: ['ssh', '-F', sshd.config()], bundle, helloTimeoutMs: 20_000 } },
+  }),
+  seed: (app) => {
+    // And one on this machine.
+    writeCodex(path.join(app.catalogRoot, 'codex'));
+  },
 });
 
 const byTestId = (id: string) => page.locator(`[data-testid="${id}"]`);

@@ -8,17 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { serveFixtureRegistry, startRegistryServer, type RegistryServer } from '../helpers/registry-server';
 import {
-  ensureRenderer,
-  openBrowser,
   openSession as openTranscript,
   row,
   screenshot,
   sel,
-  startApp,
   tmpDir,
   type App,
   type Browser,
 } from './helpers';
+import { useAppInBrowser } from '../helpers/app-in-browser';
 import { MAIN } from '../helpers/spec';
 
 let app: App;
@@ -29,22 +27,22 @@ let folder: string;
 let child = '';
 
 beforeAll(async () => {
-  await ensureRenderer();
   registry = await startRegistryServer();
   serveFixtureRegistry(registry);
-  app = await startApp({
-    gateway: { acpRegistryUrl: registry.indexUrl, acpRegistryAllowLoopbackHttp: true },
-  });
-  folder = fs.realpathSync(tmpDir('sightline-e2e-project-'));
-  browser = await openBrowser(app.server.url);
-  page = browser.page;
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
   await registry?.close();
   if (folder) fs.rmSync(folder, { recursive: true, force: true });
+});
+
+useAppInBrowser((s) => ({ app, browser, page } = s), {
+  start: () => ({
+    gateway: { acpRegistryUrl: registry.indexUrl, acpRegistryAllowLoopbackHttp: true },
+  }),
+  seed: () => {
+    folder = fs.realpathSync(tmpDir('sightline-e2e-project-'));
+  },
 });
 
 const openSession = (key: string) => openTranscript(page, key);

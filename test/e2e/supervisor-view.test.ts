@@ -1,9 +1,10 @@
 // The supervisor's view at scale (issue 25): 60 sessions at 1440×900 in one-line rows, filtered
 // by status and tool, sorted, grouped by project folder, picked and marked seen in bulk; no page
 // scrolls sideways and Settings stays inside its window. Screenshots of each screen.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ensureRenderer, openBrowser, row, screenshot, startApp, type App, type Browser } from './helpers';
+import { row, taskSessions, screenshot, type App, type Browser } from './helpers';
+import { useAppInBrowser } from '../helpers/app-in-browser';
 
 let app: App;
 let browser: Browser & { errors: string[] };
@@ -11,27 +12,12 @@ let page: Page;
 
 const FOLDERS = ['/srv/projects/web-shop', '/srv/projects/billing', '/srv/projects/infra'];
 
-beforeAll(async () => {
-  await ensureRenderer();
-  app = await startApp();
-  // 60 sessions of agent `main` besides its main session: three project folders, some children.
-  for (let i = 0; i < 59; i++) {
-    const parentKey = i % 10 > 6 ? `agent:main:task-${String(i - (i % 10)).padStart(2, '0')}` : undefined;
-    app.gateway.sessions.create({
-      key: `agent:main:task-${String(i).padStart(2, '0')}`,
-      label: `Task ${String(i).padStart(2, '0')}`,
-      cwd: FOLDERS[i % 3],
-      ...(parentKey ? { parentKey } : {}),
-    });
-  }
-  browser = await openBrowser(app.server.url);
-  page = browser.page;
-  await page.setViewportSize({ width: 1440, height: 900 });
-}, 120_000);
+useAppInBrowser((s) => ({ app, browser, page } = s), {
+  seed: (app) => taskSessions(app, FOLDERS),
+});
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
+beforeAll(async () => {
+  await page.setViewportSize({ width: 1440, height: 900 });
 });
 
 /** Rows whose whole box is inside the fleet list's visible part. */

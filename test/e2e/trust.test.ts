@@ -3,11 +3,12 @@
 // upstream CLI never runs); the person's own first message into that session shows the exact
 // continue command in the consent prompt, and runs only once allowed.
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CLAUDE_ID, relocate, writeClaude } from '../catalog/fixtures';
 import { fakeCli } from '../trust/helpers';
-import { ensureRenderer, openBrowser, row, screenshot, startApp, type App, type Browser } from './helpers';
+import { row, screenshot, type App, type Browser } from './helpers';
+import { useAppInBrowser } from '../helpers/app-in-browser';
 import { MAIN } from '../helpers/spec';
 
 let app: App;
@@ -18,24 +19,21 @@ let folder = '';
 let cli: ReturnType<typeof fakeCli>;
 const restorePath = process.env.PATH;
 
-beforeAll(async () => {
-  await ensureRenderer();
-  app = await startApp();
-  folder = fs.realpathSync(app.catalogRoot);
-  // The CLI writes the turn into its transcript, as the real one does: with live transcripts
-  // the reply is shown from there (issue 15), not from what the CLI printed.
-  const transcript = relocate(writeClaude(`${app.catalogRoot}/claude`), folder);
-  cli = fakeCli('claude', { claudeTranscript: transcript });
-  process.env.PATH = cli.bin;
-  key = app.gateway.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID }).key;
-  browser = await openBrowser(app.server.url);
-  page = browser.page;
-}, 120_000);
+useAppInBrowser((s) => ({ app, browser, page } = s), {
+  seed: (app) => {
+    folder = fs.realpathSync(app.catalogRoot);
+    // The CLI writes the turn into its transcript, as the real one does: with live transcripts
+    // the reply is shown from there (issue 15), not from what the CLI printed.
+    const transcript = relocate(writeClaude(`${app.catalogRoot}/claude`), folder);
+    cli = fakeCli('claude', { claudeTranscript: transcript });
+    process.env.PATH = cli.bin;
+    key = app.gateway.catalog.adopt({ provider: 'claude', threadId: CLAUDE_ID }).key;
+  },
+});
 
-afterAll(async () => {
+// Registered after the opening, so it runs before the browser and the app close (as it always did).
+afterAll(() => {
   process.env.PATH = restorePath;
-  await browser?.close();
-  await app?.close();
 });
 
 describe('an agent sending into an adopted session', () => {

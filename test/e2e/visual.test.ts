@@ -7,13 +7,13 @@
 // branch (it ends in the session's random short id) and the Changes tab's Refresh button (it says
 // "Refreshing…" while its five-second poll runs).
 import { execFileSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ensureRenderer, openBrowser, row, startApp, type App, type Browser } from './helpers';
+import { row, taskSessions, type App, type Browser, saveFixtureProfile } from './helpers';
+import { useAppInBrowser } from '../helpers/app-in-browser';
 import fs from 'node:fs';
 import path from 'node:path';
 import { BASELINES, compareWithBaseline, diffPixels, MAX_DIFF_RATIO, readPng } from './visual';
-import { FIXTURE_AGENT } from '../worktrees/repo';
 import { tempDir } from '../helpers/temp';
 
 let app: App;
@@ -27,27 +27,13 @@ const SIZES = [
 ];
 const THEMES = ['light', 'dark'] as const;
 
-beforeAll(async () => {
-  await ensureRenderer();
-  app = await startApp();
-  for (let i = 0; i < 59; i++) {
-    const parentKey = i % 10 > 6 ? `agent:main:task-${String(i - (i % 10)).padStart(2, '0')}` : undefined;
-    app.gateway.sessions.create({
-      key: `agent:main:task-${String(i).padStart(2, '0')}`,
-      label: `Task ${String(i).padStart(2, '0')}`,
-      cwd: FOLDERS[i % 3],
-      ...(parentKey ? { parentKey } : {}),
-    });
-  }
-  browser = await openBrowser(app.server.url);
-  page = browser.page;
-}, 120_000);
-
 let repo = '';
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
   if (repo) fs.rmSync(repo, { recursive: true, force: true });
+});
+
+useAppInBrowser((s) => ({ app, browser, page } = s), {
+  seed: (app) => taskSessions(app, FOLDERS),
 });
 
 /**
@@ -199,13 +185,7 @@ describe('the main screens against their baselines', () => {
       'config.ini': '[login]\nretries=3\ntimeout=30\n\n[audit]\nenabled=true\n',
       'README.md': '# web-shop\n',
     });
-    app.gateway.acp.profiles.save({
-      id: 'fixture',
-      name: 'Fixture',
-      command: process.execPath,
-      args: [FIXTURE_AGENT],
-      env: {},
-    });
+    saveFixtureProfile(app, 'Fixture');
     // The fixture agent edits one file and adds another, leaving both uncommitted.
     const s = await app.gateway.sessions.start({
       acpProfileId: 'fixture',

@@ -7,21 +7,13 @@
 // the confirmation lists what is lost (worktree and branch gone). Saves the Changes tab screenshot.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { noticeText } from '../../shared/session-keys';
 import { MAIN } from '../helpers/spec';
-import { FIXTURE_AGENT, git, makeRepo } from '../worktrees/repo';
-import {
-  ensureRenderer,
-  openBrowser,
-  row,
-  screenshot,
-  sel,
-  startApp,
-  type App,
-  type Browser,
-} from './helpers';
+import { git, makeRepo } from '../worktrees/repo';
+import { row, screenshot, sel, type App, type Browser, saveFixtureProfile } from './helpers';
+import { useAppInBrowser } from '../helpers/app-in-browser';
 
 let app: App;
 let browser: Browser & { errors: string[] };
@@ -32,30 +24,20 @@ const keys = { a: '', b: '' };
 /** What MAIN's turns read: an overlap notice is not a session-state notice, so the history drops it. */
 const readByMain: string[] = [];
 
-beforeAll(async () => {
-  await ensureRenderer();
-  app = await startApp();
-  repo = makeRepo();
-  head = git(repo, 'rev-parse', 'HEAD');
-  app.gateway.acp.profiles.save({
-    id: 'fixture',
-    name: 'Fixture',
-    command: process.execPath,
-    args: [FIXTURE_AGENT],
-    env: {},
-  });
-  app.gateway.events.on((e) => {
-    if (e.type === 'notice:drained' && e.sessionKey === MAIN)
-      readByMain.push(...e.entries.map((n) => n.text));
-  });
-  browser = await openBrowser(app.server.url);
-  page = browser.page;
-}, 120_000);
-
 afterAll(async () => {
-  await browser?.close();
-  await app?.close();
   if (repo) fs.rmSync(repo, { recursive: true, force: true });
+});
+
+useAppInBrowser((s) => ({ app, browser, page } = s), {
+  seed: (app) => {
+    repo = makeRepo();
+    head = git(repo, 'rev-parse', 'HEAD');
+    saveFixtureProfile(app, 'Fixture');
+    app.gateway.events.on((e) => {
+      if (e.type === 'notice:drained' && e.sessionKey === MAIN)
+        readByMain.push(...e.entries.map((n) => n.text));
+    });
+  },
 });
 
 const idle = async (key: string) => {

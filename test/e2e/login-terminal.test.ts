@@ -9,17 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import {
-  ensureRenderer,
-  openBrowser,
-  ROOT,
-  screenshot,
-  sel,
-  startApp,
-  tmpDir,
-  type App,
-  type Browser,
-} from './helpers';
+import { ROOT, screenshot, sel, tmpDir, type App, type Browser } from './helpers';
+import { useAppInBrowser } from '../helpers/app-in-browser';
 
 const AGENT = path.join(ROOT, 'test/fixtures/acp-agent/agent.mjs');
 const CODE = '4242-7731';
@@ -31,20 +22,25 @@ let page: Page;
 let folder: string;
 let credential: string;
 
+afterAll(async () => {
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+
+useAppInBrowser((s) => ({ app, browser, page } = s), {
+  seed: (app) => {
+    folder = fs.realpathSync(tmpDir('sightline-e2e-login-'));
+    credential = path.join(tmpDir('sightline-e2e-credential-'), 'credential');
+    app.gateway.acp.profiles.save({
+      id: 'needs-login',
+      name: 'Needs Login',
+      command: process.execPath,
+      args: [AGENT],
+      env: { ACP_FIXTURE_AUTH: '1', ACP_FIXTURE_CREDENTIAL: credential, ACP_FIXTURE_LOGIN_CODE: CODE },
+    });
+  },
+});
+
 beforeAll(async () => {
-  await ensureRenderer();
-  app = await startApp();
-  folder = fs.realpathSync(tmpDir('sightline-e2e-login-'));
-  credential = path.join(tmpDir('sightline-e2e-credential-'), 'credential');
-  app.gateway.acp.profiles.save({
-    id: 'needs-login',
-    name: 'Needs Login',
-    command: process.execPath,
-    args: [AGENT],
-    env: { ACP_FIXTURE_AUTH: '1', ACP_FIXTURE_CREDENTIAL: credential, ACP_FIXTURE_LOGIN_CODE: CODE },
-  });
-  browser = await openBrowser(app.server.url);
-  page = browser.page;
   // Every CSP violation in the page, whatever the console shows.
   await page.evaluate(() => {
     const w = window as unknown as { cspViolations: string[] };
@@ -53,12 +49,6 @@ beforeAll(async () => {
       w.cspViolations.push(`${e.effectiveDirective}: ${e.sample || e.blockedURI}`),
     );
   });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-  fs.rmSync(folder, { recursive: true, force: true });
 });
 
 const terminal = () => page.locator('[data-testid="login-terminal"]');

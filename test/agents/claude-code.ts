@@ -11,6 +11,22 @@ import type { AgentUnderTest } from './harness';
  */
 const CLAUDE_AGENT_REPORTS: AgentUnderTest['reports'] = { tokens: 'turn', cost: true, contextSize: 200_000 };
 
+/**
+ * Claude Code's environment against the stand-in: a fresh home (no account, no settings of this
+ * machine), the stand-in's URL and a key it accepts, nothing sent anywhere else.
+ */
+export function claudeCodeEnv(home: string, baseUrl: string): Record<string, string> {
+  return {
+    HOME: home,
+    IS_SANDBOX: '1',
+    ANTHROPIC_BASE_URL: baseUrl,
+    ANTHROPIC_API_KEY: 'sk-ant-standin',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  };
+}
+
 export function claudeCode(spec: ToolSpec<string>, bin: () => string): AgentUnderTest {
   return {
     id: spec.id,
@@ -18,15 +34,7 @@ export function claudeCode(spec: ToolSpec<string>, bin: () => string): AgentUnde
     launch: (model, home) => ({
       command: process.execPath,
       args: [bin()],
-      env: {
-        HOME: home, // a fresh Claude Code home: no account, no settings of this machine
-        IS_SANDBOX: '1',
-        ANTHROPIC_BASE_URL: model.url,
-        ANTHROPIC_API_KEY: 'sk-ant-standin',
-        DISABLE_TELEMETRY: '1',
-        DISABLE_AUTOUPDATER: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      },
+      env: claudeCodeEnv(home, model.url),
     }),
     asks: true,
     client: 'claude-code',

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startAnthropicStandIn, type StandIn } from '../helpers/standin';
 import { ACP_AGENTS, ensureTool } from '../tools/install';
+import { claudeCodeEnv } from '../agents/claude-code';
 import { screenshot, sel, tmpDir, type App, type Browser } from './helpers';
 import { useAppInBrowser } from '../helpers/app-in-browser';
 
@@ -49,15 +50,7 @@ useAppInBrowser((s) => ({ app, browser, page } = s), {
       name: 'Claude Code',
       command: process.execPath,
       args: [bin],
-      env: {
-        HOME: home,
-        IS_SANDBOX: '1',
-        ANTHROPIC_BASE_URL: model.url,
-        ANTHROPIC_API_KEY: 'sk-ant-standin',
-        DISABLE_TELEMETRY: '1',
-        DISABLE_AUTOUPDATER: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      },
+      env: claudeCodeEnv(home, model.url),
     });
   },
   timeoutMs: 600_000,

@@ -24,6 +24,7 @@ let credential: string;
 
 afterAll(async () => {
   fs.rmSync(folder, { recursive: true, force: true });
+  fs.rmSync(path.dirname(credential), { recursive: true, force: true });
 });
 
 useAppInBrowser((s) => ({ app, browser, page } = s), {

@@ -85,6 +85,10 @@ interface GatewayProcess {
   child: ChildProcess;
 }
 
+/** ACP_LIVE_CPU_PROF=<dir>: the gateway writes a CPU profile (0.5 ms samples) there when it exits. */
+const cpuProfile = (dir: string | undefined) =>
+  dir ? ['--cpu-prof', '--cpu-prof-interval=500', `--cpu-prof-dir=${dir}`] : [];
+
 async function startGatewayProcess(dir: string): Promise<GatewayProcess> {
   const bundle = path.join(dir, 'gateway.cjs');
   await esbuild.build({
@@ -100,7 +104,7 @@ async function startGatewayProcess(dir: string): Promise<GatewayProcess> {
   });
   const child = fork(bundle, [], {
     cwd: root,
-    execArgv: ['--expose-gc'],
+    execArgv: ['--expose-gc', ...cpuProfile(process.env.ACP_LIVE_CPU_PROF)],
     env: { ...process.env, NODE_PATH: path.join(root, 'node_modules') },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

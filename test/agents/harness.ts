@@ -7,9 +7,10 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { noticeText } from '../../shared/session-keys';
 import { openTestGateway, tempDir, waitFor, type TestGateway } from '../helpers/gateway';
+import { MAIN } from '../helpers/spec';
 import type { StandIn } from '../helpers/standin';
 
-export const MAIN = 'agent:main:main';
+export { MAIN };
 export const OTHER = 'agent:main:other';
 export const TREE = 'SIGHTLINE_TEST_TREE';
 export const SIGHTLINE_TOOLS = [

@@ -11,8 +11,8 @@ import { ACP_AGENTS, ensureTool } from '../tools/install';
 import { claudeCodeEnv } from '../agents/claude-code';
 import { screenshot, sel, tmpDir, type App, type Browser } from './helpers';
 import { useAppInBrowser } from '../helpers/app-in-browser';
+import { MAIN } from '../helpers/spec';
 
-const MAIN = 'agent:main:main';
 const spec = ACP_AGENTS.find((a) => a.id === 'claude-agent-acp')!;
 let app: App;
 let model: StandIn;

@@ -12,9 +12,9 @@ import type { PushBatch } from '../../shared/ipc/types';
 import { connectServe, type ServeClient } from '../../electron/serve/client';
 import { startServeGateway, type ServeGateway } from '../../electron/serve/server';
 import { collectingLogger, tempDir, waitFor } from '../helpers/gateway';
+import { MAIN } from '../helpers/spec';
 
 const AGENT = path.resolve('test/fixtures/acp-agent/agent.mjs');
-const MAIN = 'agent:main:main';
 let serve: ServeGateway | undefined;
 const clients: ServeClient[] = [];
 const dirs: string[] = [];

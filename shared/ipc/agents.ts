@@ -30,8 +30,14 @@ export interface AuthMethodView {
   id: string;
   name: string;
   description?: string;
-  /** `agent`: ACP `authenticate` does it; `terminal`: the person runs `command` in a terminal. */
-  kind: 'agent' | 'terminal';
+  /**
+   * `agent`: ACP `authenticate` does it; `terminal`: the person runs `command` in a terminal;
+   * `apiKey`: an agent method that only means "the agent reads an API key from its environment"
+   * (Gemini's `gemini-api-key`), so the person gives the profile the key instead.
+   */
+  kind: 'agent' | 'terminal' | 'apiKey';
+  /** API-key methods: the variable the method names, when it names one. */
+  keyEnv?: string;
   /** Terminal methods: the agent's own login command line (the profile's, with the method's args). */
   command?: string[];
 }

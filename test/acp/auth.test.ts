@@ -69,7 +69,8 @@ describe('an agent that answers authRequired', () => {
             id: 'fixture-api-key',
             name: 'Use an API key',
             description: 'Set FIXTURE_API_KEY',
-            kind: 'agent',
+            kind: 'apiKey',
+            keyEnv: 'FIXTURE_API_KEY',
           },
           {
             id: 'fixture-terminal-login',
@@ -78,6 +79,7 @@ describe('an agent that answers authRequired', () => {
             command: [process.execPath, FIXTURE_AGENT, '--login'],
           },
         ],
+        apiKeyEnv: 'FIXTURE_API_KEY',
         hasKey: false,
       },
     });

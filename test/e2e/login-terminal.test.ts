@@ -123,6 +123,20 @@ describe('logging an agent in from its session, in a terminal', { timeout: 60_00
     expect(await panel.locator('[data-method-id="fixture-terminal-login"] pre').textContent()).toBe(
       `${process.execPath} ${AGENT} --login`,
     );
+    // What each method offers: authenticate, the key field, the terminal; one Retry in the banner.
+    const buttons = (id: string) => panel.locator(`[data-method-id="${id}"] button`).allTextContents();
+    expect(await buttons('fixture-agent-login')).toEqual(['Authenticate']);
+    expect(await buttons('fixture-api-key')).toEqual(['Enter the key (FIXTURE_API_KEY)']);
+    expect(await buttons('fixture-terminal-login')).toEqual(['Run in a terminal']);
+    expect(await panel.locator('[data-testid="auth-api-key"] > div').textContent()).toBe(
+      'Or give the profile “Needs Login” an API key (FIXTURE_API_KEY):',
+    );
+    await panel.locator('[data-testid="auth-use-key"]').click();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'API key (FIXTURE_API_KEY)',
+    );
+    const banner = page.locator('[data-testid="failure-banner"]');
+    expect(await banner.getByRole('button', { name: 'Retry', exact: true }).count()).toBe(1);
   });
 
   it('Ctrl-C typed into the terminal interrupts the login command: exit 130', async () => {

@@ -17,11 +17,19 @@ export interface AuthSessions {
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** ACP 1 has no key-method type: an agent method is one when its id, name or text says "API key". */
+const API_KEY = /api[-_ ]?key/i;
+/** The variable such a method names (Gemini: "… `GEMINI_API_KEY` …"; the fixture: "Set FIXTURE_API_KEY"). */
+const KEY_VAR = /\b([A-Z][A-Z0-9_]*_KEY)\b/;
 
 function methodView(m: AuthMethod, p: StoredAcpProfile): AuthMethodView {
   const base = { id: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) };
   if ('type' in m && m.type === 'terminal')
     return { ...base, kind: 'terminal', command: [p.command, ...p.args, ...(m.args ?? [])] };
+  if (API_KEY.test(`${m.id} ${m.name} ${m.description ?? ''}`)) {
+    const keyEnv = KEY_VAR.exec(m.description ?? '')?.[1];
+    return { ...base, kind: 'apiKey', ...(keyEnv ? { keyEnv } : {}) };
+  }
   return { ...base, kind: 'agent' };
 }
 
@@ -35,12 +43,15 @@ export function createAcpAuth(deps: { sessions: AuthSessions; profiles: AcpProfi
   return {
     view(sessionKey: string): AcpAuthView {
       const { profile, methods } = live(sessionKey);
-      const { apiKeyEnv } = needsOfCommand(profile.command, profile.args);
+      const views = methods.map((m) => methodView(m, profile));
+      // The key variable the agent is known to read, else the one its API-key method names.
+      const apiKeyEnv =
+        needsOfCommand(profile.command, profile.args).apiKeyEnv ?? views.find((v) => v.keyEnv)?.keyEnv;
       return {
         sessionKey,
         profileId: profile.id,
         profileName: profile.name,
-        methods: methods.map((m) => methodView(m, profile)),
+        methods: views,
         ...(apiKeyEnv ? { apiKeyEnv } : {}),
         hasKey: apiKeyEnv !== undefined && Boolean(profile.env[apiKeyEnv]),
       };

@@ -9,7 +9,8 @@ import { LoginTerminal } from './LoginTerminal';
 
 export const AUTH_REQUIRED = '(code -32000)';
 
-export function AuthPanel({ sessionKey, onRetry }: { sessionKey: string; onRetry(): void }) {
+/** `onRetry` only when the run can be retried: the panel's Retry is then the banner's only one. */
+export function AuthPanel({ sessionKey, onRetry }: { sessionKey: string; onRetry?: () => void }) {
   const [view, setView] = useState<AcpAuthView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
@@ -42,7 +43,9 @@ export function AuthPanel({ sessionKey, onRetry }: { sessionKey: string; onRetry
                 {m.name}
                 {m.description && <span className="muted small"> — {m.description}</span>}
               </div>
-              {m.kind === 'agent' ? (
+              {m.kind === 'apiKey' ? (
+                <KeyMethod method={m} view={view} />
+              ) : m.kind === 'agent' ? (
                 <button
                   type="button"
                   disabled={busy}
@@ -73,10 +76,32 @@ export function AuthPanel({ sessionKey, onRetry }: { sessionKey: string; onRetry
           {error}
         </p>
       )}
-      <button type="button" className="primary" disabled={busy} data-testid="auth-retry" onClick={onRetry}>
-        Retry
-      </button>
+      {onRetry && (
+        <button type="button" className="primary" disabled={busy} data-testid="auth-retry" onClick={onRetry}>
+          Retry
+        </button>
+      )}
     </div>
+  );
+}
+
+const KEY_INPUT = 'auth-api-key-input';
+
+/**
+ * An API-key method means "put the key in the agent's environment": `authenticate` cannot do that,
+ * so it leads the person to the profile's key field below.
+ */
+function KeyMethod({ method, view }: { method: AuthMethodView; view: AcpAuthView }) {
+  if (!view.apiKeyEnv)
+    return <div className="small">Set its key in the profile “{view.profileName}” in Settings.</div>;
+  return (
+    <button
+      type="button"
+      data-testid="auth-use-key"
+      onClick={() => document.querySelector<HTMLInputElement>(`[data-testid="${KEY_INPUT}"]`)?.focus()}
+    >
+      Enter the key ({method.keyEnv ?? view.apiKeyEnv})
+    </button>
   );
 }
 
@@ -97,6 +122,8 @@ function ApiKeyField(props: {
       </div>
       <input
         type="password"
+        data-testid={KEY_INPUT}
+        aria-label={`API key (${view.apiKeyEnv})`}
         autoComplete="off"
         value={key}
         disabled={busy}

@@ -38,6 +38,7 @@ export function StatusBanner({ s }: { s: SessionView }) {
   // The gateway's runner answers whether this session can run its turn again (native: yes; an
   // ACP child only while its agent lives; adopted and outside sessions: no).
   const retryable = s.status.retryable === true;
+  const auth = s.status.reason?.includes(AUTH_REQUIRED) === true;
   return (
     <div className="status-banner failed" role="alert" data-testid="failure-banner">
       <div>
@@ -45,13 +46,15 @@ export function StatusBanner({ s }: { s: SessionView }) {
         {s.status.since > 0 && <span className="muted small"> at {time(s.status.since)}</span>}:{' '}
         <span data-testid="failure-reason">{s.status.reason}</span>
       </div>
-      {retryable && (
-        <button type="button" data-testid="retry-run" onClick={() => retry(s.key)}>
-          Retry
-        </button>
-      )}
-      {s.status.reason?.includes(AUTH_REQUIRED) && (
-        <AuthPanel sessionKey={s.key} onRetry={() => retry(s.key)} />
+      {/* One Retry: with an auth panel it comes after the ways to log in, else here. */}
+      {auth ? (
+        <AuthPanel sessionKey={s.key} {...(retryable ? { onRetry: () => retry(s.key) } : {})} />
+      ) : (
+        retryable && (
+          <button type="button" data-testid="retry-run" onClick={() => retry(s.key)}>
+            Retry
+          </button>
+        )
       )}
     </div>
   );

@@ -36,7 +36,7 @@ export interface PageNotes {
 
 /** Strings, not functions: tsx's keepNames would wrap a function in helpers the page lacks. */
 const INIT = `(() => {
-  const notes = { key: '', arrived: {}, lines: [], disorder: [], afterFrame: [], rendering: false };
+  const notes = { key: '', arrived: {}, lines: [], disorder: [], afterFrame: [], rendering: false, marker: 'seq (\\\\d+) sent', line: 'seq (\\\\d+) sent (\\\\d+)', consecutive: true };
   window.__acpLive = notes;
   const raf = window.requestAnimationFrame.bind(window);
   window.requestAnimationFrame = (cb) =>
@@ -71,7 +71,7 @@ const INIT = `(() => {
           const text = /"stream":"text","text":"((?:[^"\\\\]|\\\\.)*)"/y;
           text.lastIndex = ev.data.indexOf('"stream"', i);
           const found = text.exec(ev.data);
-          if (found) for (const m of found[1].matchAll(/seq (\\d+) sent/g)) notes.arrived[m[1]] ??= at;
+          if (found) for (const m of found[1].matchAll(new RegExp(notes.marker, 'g'))) notes.arrived[m[1]] ??= at;
         }
       });
     }
@@ -80,7 +80,7 @@ const INIT = `(() => {
 
 const OBSERVER = `(() => {
   const notes = window.__acpLive;
-  const re = /seq (\\d+) sent (\\d+)/g;
+  const re = new RegExp(notes.line, 'g');
   let last = 0;
   const check = () => {
     const el =
@@ -92,12 +92,12 @@ const OBSERVER = `(() => {
     const fresh = [];
     for (const m of el.textContent.matchAll(re)) {
       const seq = Number(m[1]);
-      if (prev && seq !== prev + 1) notes.disorder.push(prev + ' then ' + seq + ' in the text');
+      if (prev && (notes.consecutive ? seq !== prev + 1 : seq <= prev)) notes.disorder.push(prev + ' then ' + seq + ' in the text');
       prev = seq;
       if (seq <= last) continue;
-      if (seq !== last + 1) notes.disorder.push('first shown ' + seq + ' after ' + last);
+      if (notes.consecutive ? seq !== last + 1 : seq <= last) notes.disorder.push('first shown ' + seq + ' after ' + last);
       last = seq;
-      fresh.push({ seq, sent: Number(m[2]), arrived: notes.arrived[seq] ?? 0, committed: at, painted: 0 });
+      fresh.push({ seq, sent: m[2] ? Number(m[2]) : 0, arrived: notes.arrived[seq] ?? 0, committed: at, painted: 0 });
     }
     if (!fresh.length) return;
     notes.lines.push(...fresh);
@@ -116,9 +116,21 @@ export async function instrument(page: Page): Promise<void> {
   await page.locator('[data-testid="app"][data-ready="true"]').waitFor();
 }
 
+/**
+ * How the streamed text marks its pieces: `marker` finds a piece's number in a push (group 1),
+ * `line` a piece on screen (group 1 the number, group 2 its send time when the text carries it,
+ * else `sent` stays 0 for the caller to fill in); `consecutive` when one session's numbers go
+ * 1, 2, 3… (else they only rise: several agents share one counter).
+ */
+export interface Markers {
+  marker: string;
+  line: string;
+  consecutive: boolean;
+}
+
 /** Starts noting the open session's lines (its transcript must be on screen). */
-export async function watchLiveLines(page: Page, sessionKey: string): Promise<void> {
-  await page.evaluate(`window.__acpLive.key = ${JSON.stringify(sessionKey)}`);
+export async function watchLiveLines(page: Page, sessionKey: string, markers?: Markers): Promise<void> {
+  await page.evaluate(`Object.assign(window.__acpLive, ${JSON.stringify({ key: sessionKey, ...markers })})`);
   await page.evaluate(OBSERVER);
 }
 

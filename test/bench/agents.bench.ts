@@ -8,6 +8,14 @@
 //     it to its event (ACP parse, live output), the event to the push received (push bridge,
 //     JSON, WebSocket, the client); with the event-loop delay of this process and the machine's
 //     load, so what the product adds and what the machine adds show apart.
+//   * The same markers to the screen: a Chromium page of the app (browser mode) has the first
+//     session's transcript open and notes, itself, when each of its markers arrived in a push,
+//     reached the DOM and was painted (acp-live.page.ts). Agent update → painted p50 / p95 / max,
+//     split at the push received: the rest is the page's (the next frame applies the push, React
+//     commits, the frame is drawn), which waits for the display's frame whatever the source. The
+//     stand-in's pieces ("word «n» ") make one long paragraph, and a running step shows whole
+//     lines, or whole words once a paragraph is long (shared/activity.ts settledText): the first
+//     pieces of a paragraph wait on screen for that, on purpose, and are in the page's part.
 //   * Memory Sightline adds per live agent session: the gateway process's RSS and heap (after a
 //     full GC) with ten agent sessions live and idle, minus before they started, divided by ten.
 //     The agents' own processes are not in it. Goal: ≤ 2 MB.
@@ -22,15 +30,19 @@ import vm from 'node:vm';
 import WebSocket from 'ws';
 import { createGateway } from '../../electron/gateway/index';
 import { startWebServer } from '../../electron/web/server';
+import { ensureRenderer, openBrowser, openSession, RENDERER_DIR, type Browser } from '../e2e/helpers';
 import type { PushBatch } from '../../shared/ipc/types';
 import { startAnthropicStandIn } from '../helpers/standin';
 import { ACP_AGENTS, ensureTool } from '../tools/install';
+import { instrument, pageNotes, watchLiveLines, type Markers } from './acp-live.page';
 import type { BenchResult } from './run';
 
 const AGENTS = 10;
 const PIECES = 100;
 const EVERY_MS = 30;
 const MAIN = 'agent:main:main';
+/** The stand-in's pieces are «n», one counter shared by the ten agents. */
+const MARKERS: Markers = { marker: '«(\\d+)»', line: '«(\\d+)»', consecutive: false };
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -78,6 +90,7 @@ async function until(what: string, ok: () => boolean, ms = 180_000): Promise<voi
 export async function run(): Promise<BenchResult> {
   const spec = ACP_AGENTS.find((a) => a.id === 'claude-code-acp')!;
   const bin = fs.realpathSync(await ensureTool(spec, spec.pinned));
+  await ensureRenderer();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-agents-'));
   const marksFile = path.join(dir, 'marks');
   let marker = 0;
@@ -91,7 +104,8 @@ export async function run(): Promise<BenchResult> {
     })),
   });
   const gw = createGateway({ dataDir: path.join(dir, 'data'), autoStart: false });
-  const server = await startWebServer({ gateway: gw, rendererDir: dir, app: { version: 'bench' } });
+  const server = await startWebServer({ gateway: gw, rendererDir: RENDERER_DIR, app: { version: 'bench' } });
+  let browser: (Browser & { errors: string[] }) | undefined;
   const received = new Map<string, number>();
   const arrived = new Map<string, number>();
   const emitted = new Map<string, number>();
@@ -132,8 +146,10 @@ export async function run(): Promise<BenchResult> {
     const start = async (i: number) => {
       const cwd = path.join(dir, `work${i}`);
       fs.mkdirSync(cwd);
-      return (await gw.sessions.start({ acpProfileId: 'claude', cwd, message: 'Warm up.', parentKey: MAIN }))
-        .key;
+      const label = `bench agent ${i}`;
+      return (
+        await gw.sessions.start({ acpProfileId: 'claude', cwd, message: 'Warm up.', parentKey: MAIN, label })
+      ).key;
     };
     // Memory per session as a slope: five live agent sessions, then ten, each measured after a
     // full GC once their first turn is over; what any first session loads is not counted.
@@ -160,12 +176,22 @@ export async function run(): Promise<BenchResult> {
       mb(perSession);
     figures['  of it JS heap and buffers, MB'] = mb((ten.heap - five.heap) / (AGENTS / 2));
 
+    // The page: the first session's transcript open, its markers noted as they are painted.
+    browser = await openBrowser(server.url);
+    await instrument(browser.page);
+    const filter = browser.page.locator('[data-testid="fleet-filter"]');
+    await filter.fill('bench agent 0');
+    await openSession(browser.page, keys[0]!);
+    await filter.fill('');
+    await watchLiveLines(browser.page, keys[0]!, MARKERS);
+
     // Now all ten stream at once, measured marker by marker.
     fs.writeFileSync(marksFile, '');
     const first = marker;
     const load = os.loadavg()[0]!;
     const loop = monitorEventLoopDelay({ resolution: 1 });
     loop.enable();
+    const streamedFrom = Date.now();
     for (const key of keys) await gw.human.send(key, 'Stream your answer.');
     await until('the streamed turns', settled(2));
     loop.disable();
@@ -211,9 +237,16 @@ export async function run(): Promise<BenchResult> {
       `${ms(loop.percentile(50))} / ${ms(loop.percentile(95))} / ${ms(loop.max)}`;
     figures['machine: cores / load average (1 min) when streaming began'] =
       `${os.availableParallelism()} / ${round(load)}`;
+    const notes = await pageNotes(browser.page);
+    for (const [k, v] of Object.entries(screenFigures(notes.lines, sent))) figures[k] = v;
+    const long = notes.longTasks.filter((t) => t.at >= streamedFrom);
+    figures["  the page's long tasks (> 50 ms) while streaming: count, longest ms"] =
+      `${long.length}, ${Math.round(Math.max(0, ...long.map((t) => t.ms)))}`;
+    if (browser.errors.length) figures['page errors'] = browser.errors.slice(0, 3).join(' | ');
     figures['goals met'] = pct(latencies, 0.95) <= 16 && perSession <= 2 * 1024 * 1024 ? 'yes' : 'NO';
   } finally {
     unwatch();
+    await browser?.close();
     ws.close();
     await server.close();
     gw.close();
@@ -223,4 +256,28 @@ export async function run(): Promise<BenchResult> {
   }
   for (const [k, v] of Object.entries(figures)) console.log(`  ${k}: ${v}`);
   return { figures };
+}
+
+/** The open session's markers on screen: update → painted, and the page's own part of it. */
+function screenFigures(
+  lines: { seq: number; arrived: number; painted: number }[],
+  sent: Map<string, string>,
+): Record<string, string> {
+  const total: number[] = [];
+  const page: number[] = [];
+  for (const l of lines) {
+    const s = sent.get(String(l.seq));
+    if (s === undefined || !l.arrived || !l.painted) continue;
+    total.push(l.painted - Number(s));
+    page.push(l.painted - l.arrived);
+  }
+  for (const list of [total, page]) list.sort((a, b) => a - b);
+  const p = (list: number[]) =>
+    `${Math.round(pct(list, 0.5))} / ${Math.round(pct(list, 0.95))} / ${Math.round(list.at(-1) ?? NaN)}`;
+  return {
+    'the open session in a Chromium page: markers on screen / timed (streamed while watched)': `${lines.length} / ${total.length}`,
+    '  agent update → painted on screen, p50 / p95 / max ms': p(total),
+    '  of it: the push in the page → painted (the next frame applies it, React commits, the frame is drawn), ms':
+      p(page),
+  };
 }

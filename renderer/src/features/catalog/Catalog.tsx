@@ -4,6 +4,7 @@ import { useCatalog } from '../../stores/catalog';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
 import { bytes, dateTime, visible } from '../../lib/format';
+import { Checkbox } from '../../components/Checkbox';
 
 const TOOL = { claude: 'Claude Code', codex: 'Codex CLI', opencode: 'OpenCode', pi: 'Pi' } as const;
 const NO_FOLDER = '(no project folder)';
@@ -186,15 +187,9 @@ function CatalogTools({
           ))}
         </select>
       )}
-      <label className="small">
-        <input
-          type="checkbox"
-          data-testid="catalog-group"
-          checked={grouped}
-          onChange={(e) => setGrouped(e.target.checked)}
-        />{' '}
+      <Checkbox className="small" testId="catalog-group" checked={grouped} onChange={setGrouped}>
         Group by project folder
-      </label>
+      </Checkbox>
       <button type="button" onClick={() => void load()} disabled={loading}>
         {loading ? 'Scanning…' : 'Rescan'}
       </button>

@@ -10,6 +10,7 @@ import { usePreferences } from '../../stores/preferences';
 import { errorMessage } from '../../lib/api';
 import { time } from '../../lib/format';
 import { SessionName } from '../../components/SessionName';
+import { Checkbox } from '../../components/Checkbox';
 import { STATUS_LOOK } from '../../components/Badges';
 import { retry } from '../session/StatusBanner';
 import { InboxHistory } from './InboxHistory';
@@ -134,15 +135,9 @@ function DoneUnseenToggle() {
       .then(load)
       .catch((err: unknown) => setError(errorMessage(err)));
   return (
-    <label className="small inbox-category">
-      <input
-        type="checkbox"
-        data-testid="inbox-show-done"
-        checked={on}
-        onChange={(e) => toggle(e.target.checked)}
-      />{' '}
+    <Checkbox className="small inbox-category" testId="inbox-show-done" checked={on} onChange={toggle}>
       Also list finished runs I have not seen (done — unseen)
-    </label>
+    </Checkbox>
   );
 }
 

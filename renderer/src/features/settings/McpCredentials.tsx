@@ -100,19 +100,14 @@ function CredentialRow({ c, port }: { c: McpCredentialView; port: number | undef
   );
 }
 
-export function McpCredentials() {
-  const { loaded, view, issued, load, issue, dismissIssued } = useMcp();
+/** The session a new credential acts as: an existing one, or a new session named here. */
+function TargetField(props: {
+  value: string;
+  onChange(key: string): void;
+  name: string;
+  onName(n: string): void;
+}) {
   const sessions = useFleet((s) => s.sessions);
-  const [target, setTarget] = useState(NEW);
-  const [name, setName] = useState('');
-  const [label, setLabel] = useState('');
-  const [reach, setReach] = useState<Reach>('tree');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    load().catch((err: unknown) => setError(errorMessage(err)));
-    return () => useMcp.getState().dismissIssued(); // the secret does not outlive the page
-  }, [load]);
   // Adopted and outside sessions first: those are the ones a terminal agent usually is.
   const choices = Object.values(sessions).sort(
     (a, b) =>
@@ -120,6 +115,46 @@ export function McpCredentials() {
         Number(a.kind === 'adopted' || a.kind === 'external') ||
       sessionTitle(a).localeCompare(sessionTitle(b)),
   );
+  return (
+    <>
+      <label htmlFor="mcp-target">Session the agent acts as</label>
+      <select
+        id="mcp-target"
+        data-testid="mcp-target"
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      >
+        <option value={NEW}>A new session named…</option>
+        {choices.map((s) => (
+          <option key={s.key} value={s.key}>
+            {sessionTitle(s)} ({s.key})
+          </option>
+        ))}
+      </select>
+      {props.value === NEW && (
+        <input
+          data-testid="mcp-new-name"
+          className="form-second-column"
+          aria-label="Name of the new session"
+          placeholder="e.g. Claude Code in ~/src/app"
+          value={props.name}
+          maxLength={200}
+          onChange={(e) => props.onName(e.target.value)}
+        />
+      )}
+    </>
+  );
+}
+
+/** Makes a credential for one session; the page's error (a failed load too) shows under it. */
+function IssueForm({ error, setError }: { error: string | null; setError(e: string | null): void }) {
+  const issue = useMcp((s) => s.issue);
+  const load = useMcp((s) => s.load);
+  const [target, setTarget] = useState(NEW);
+  const [name, setName] = useState('');
+  const [label, setLabel] = useState('');
+  const [reach, setReach] = useState<Reach>('tree');
+  const [busy, setBusy] = useState(false);
 
   const submit = async () => {
     // Said in words here; the gateway's own check names fields, which is for programs.
@@ -143,6 +178,51 @@ export function McpCredentials() {
   };
 
   return (
+    <form
+      className="agent-form"
+      data-testid="mcp-issue-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <TargetField value={target} onChange={setTarget} name={name} onName={setName} />
+      <label htmlFor="mcp-label">Label (optional)</label>
+      <input
+        id="mcp-label"
+        data-testid="mcp-label"
+        value={label}
+        maxLength={200}
+        placeholder="e.g. laptop terminal"
+        onChange={(e) => setLabel(e.target.value)}
+      />
+      <ReachChoice id="mcp-reach" value={reach} onChange={setReach} />
+      {error && (
+        <p className="form-error" role="alert" data-testid="mcp-error">
+          {error}
+        </p>
+      )}
+      <div className="inline">
+        <button type="submit" className="primary" disabled={busy} data-testid="mcp-issue">
+          Make credential
+        </button>
+        <button type="button" className="quiet" data-testid="mcp-refresh" onClick={() => void load()}>
+          Refresh
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function McpCredentials() {
+  const { loaded, view, issued, load, dismissIssued } = useMcp();
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    load().catch((err: unknown) => setError(errorMessage(err)));
+    return () => useMcp.getState().dismissIssued(); // the secret does not outlive the page
+  }, [load]);
+
+  return (
     <section
       className="settings-section"
       data-testid="mcp-credentials"
@@ -163,63 +243,7 @@ export function McpCredentials() {
         </span>
       </p>
       {issued && <Issued issued={issued} onDone={dismissIssued} />}
-      <form
-        className="agent-form"
-        data-testid="mcp-issue-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <label htmlFor="mcp-target">Session the agent acts as</label>
-        <select
-          id="mcp-target"
-          data-testid="mcp-target"
-          value={target}
-          onChange={(e) => setTarget(e.target.value)}
-        >
-          <option value={NEW}>A new session named…</option>
-          {choices.map((s) => (
-            <option key={s.key} value={s.key}>
-              {sessionTitle(s)} ({s.key})
-            </option>
-          ))}
-        </select>
-        {target === NEW && (
-          <input
-            data-testid="mcp-new-name"
-            className="form-second-column"
-            aria-label="Name of the new session"
-            placeholder="e.g. Claude Code in ~/src/app"
-            value={name}
-            maxLength={200}
-            onChange={(e) => setName(e.target.value)}
-          />
-        )}
-        <label htmlFor="mcp-label">Label (optional)</label>
-        <input
-          id="mcp-label"
-          data-testid="mcp-label"
-          value={label}
-          maxLength={200}
-          placeholder="e.g. laptop terminal"
-          onChange={(e) => setLabel(e.target.value)}
-        />
-        <ReachChoice id="mcp-reach" value={reach} onChange={setReach} />
-        {error && (
-          <p className="form-error" role="alert" data-testid="mcp-error">
-            {error}
-          </p>
-        )}
-        <div className="inline">
-          <button type="submit" className="primary" disabled={busy} data-testid="mcp-issue">
-            Make credential
-          </button>
-          <button type="button" className="quiet" data-testid="mcp-refresh" onClick={() => void load()}>
-            Refresh
-          </button>
-        </div>
-      </form>
+      <IssueForm error={error} setError={setError} />
       {loaded && view.credentials.length === 0 && <p className="empty-note">No MCP credentials yet.</p>}
       <ul className="profile-list">
         {view.credentials.map((c) => (

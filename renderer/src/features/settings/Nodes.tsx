@@ -2,22 +2,78 @@
 // destination (user@host or a Host of ~/.ssh/config) with the system's ssh. Add, rename, remove,
 // and each one's state: online, or offline since when and why; last check; sessions seen.
 import { useEffect, useState } from 'react';
-import type { NodeInfo } from '../../../../shared/ipc';
+import type { ArgsOf, NodeInfo } from '../../../../shared/ipc';
 import { useNodes } from '../../stores/nodes';
 import { errorMessage } from '../../lib/api';
 import { dateTime } from '../../lib/format';
+import { Checkbox } from '../../components/Checkbox';
 import { AgentGrace } from './AgentGrace';
 
 /** A command typed in one line: words separated by spaces (no shell, no quoting). */
 const words = (line: string) => line.split(/\s+/).filter(Boolean);
 
+interface NodeDraft {
+  ssh: string;
+  name: string;
+  /** Words separated by spaces; empty: Sightline copies its node file and runs it with node. */
+  nodeCommand: string;
+  allowContinue: boolean;
+}
+
+const EMPTY: NodeDraft = { ssh: '', name: '', nodeCommand: '', allowContinue: false };
+
+/** What nodes:add gets: only the fields the person filled in. */
+function addInput(d: NodeDraft): ArgsOf<'nodes:add'> {
+  const cmd = words(d.nodeCommand);
+  return {
+    ssh: d.ssh.trim(),
+    ...(d.name.trim() ? { name: d.name.trim() } : {}),
+    ...(cmd.length ? { nodeCommand: cmd } : {}),
+    ...(d.allowContinue ? { allowContinue: d.allowContinue } : {}),
+  };
+}
+
+/** How Sightline reaches the machine and what it runs there. */
+function DestinationFields({ d, set }: { d: NodeDraft; set(patch: Partial<NodeDraft>): void }) {
+  return (
+    <>
+      <label htmlFor="node-ssh">SSH destination</label>
+      <input
+        id="node-ssh"
+        data-testid="node-ssh"
+        value={d.ssh}
+        placeholder="user@devbox or a Host from ~/.ssh/config"
+        onChange={(e) => set({ ssh: e.target.value })}
+        maxLength={300}
+        required
+      />
+      <label htmlFor="node-name">Name (optional)</label>
+      <input
+        id="node-name"
+        data-testid="node-name"
+        value={d.name}
+        placeholder="the machine's own name"
+        onChange={(e) => set({ name: e.target.value })}
+        maxLength={100}
+      />
+      <label htmlFor="node-command">Node command there (optional)</label>
+      <input
+        id="node-command"
+        data-testid="node-command"
+        className="mono"
+        value={d.nodeCommand}
+        placeholder="default: Sightline copies its node file and runs it with node"
+        onChange={(e) => set({ nodeCommand: e.target.value })}
+      />
+    </>
+  );
+}
+
 function AddNode() {
   const add = useNodes((s) => s.add);
   const adding = useNodes((s) => s.adding);
-  const [ssh, setSsh] = useState('');
-  const [name, setName] = useState('');
-  const [nodeCommand, setNodeCommand] = useState('');
-  const [allowContinue, setAllowContinue] = useState(false);
+  const [d, setDraft] = useState(EMPTY);
+  const set = (patch: Partial<NodeDraft>) => setDraft((old) => ({ ...old, ...patch }));
   const [error, setError] = useState<string | null>(null);
   return (
     <form
@@ -26,63 +82,24 @@ function AddNode() {
       onSubmit={(e) => {
         e.preventDefault();
         setError(null);
-        const cmd = words(nodeCommand);
-        add({
-          ssh: ssh.trim(),
-          ...(name.trim() ? { name: name.trim() } : {}),
-          ...(cmd.length ? { nodeCommand: cmd } : {}),
-          ...(allowContinue ? { allowContinue } : {}),
-        }).then(
-          () => {
-            setSsh('');
-            setName('');
-            setNodeCommand('');
-            setAllowContinue(false);
-          },
+        add(addInput(d)).then(
+          () => setDraft(EMPTY),
           (err: unknown) => setError(errorMessage(err)),
         );
       }}
     >
-      <label htmlFor="node-ssh">SSH destination</label>
-      <input
-        id="node-ssh"
-        data-testid="node-ssh"
-        value={ssh}
-        placeholder="user@devbox or a Host from ~/.ssh/config"
-        onChange={(e) => setSsh(e.target.value)}
-        maxLength={300}
-        required
-      />
-      <label htmlFor="node-name">Name (optional)</label>
-      <input
-        id="node-name"
-        data-testid="node-name"
-        value={name}
-        placeholder="the machine's own name"
-        onChange={(e) => setName(e.target.value)}
-        maxLength={100}
-      />
-      <label htmlFor="node-command">Node command there (optional)</label>
-      <input
-        id="node-command"
-        data-testid="node-command"
-        className="mono"
-        value={nodeCommand}
-        placeholder="default: Sightline copies its node file and runs it with node"
-        onChange={(e) => setNodeCommand(e.target.value)}
-      />
-      <label className="small">
-        <input
-          type="checkbox"
-          data-testid="node-allow-continue"
-          checked={allowContinue}
-          onChange={(e) => setAllowContinue(e.target.checked)}
-        />{' '}
+      <DestinationFields d={d} set={set} />
+      <Checkbox
+        className="small"
+        testId="node-allow-continue"
+        checked={d.allowContinue}
+        onChange={(allowContinue) => set({ allowContinue })}
+      >
         Allow &quot;continue&quot;: Sightline may run Claude Code or Codex there to send into an adopted
         session
-      </label>
+      </Checkbox>
       <div className="inline">
-        <button type="submit" className="primary" disabled={adding || !ssh.trim()} data-testid="node-add">
+        <button type="submit" className="primary" disabled={adding || !d.ssh.trim()} data-testid="node-add">
           {adding ? 'Connecting…' : 'Add node'}
         </button>
       </div>

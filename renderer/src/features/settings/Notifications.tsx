@@ -7,6 +7,7 @@ import { usePreferences } from '../../stores/preferences';
 import { useUi } from '../../stores/ui';
 import { errorMessage } from '../../lib/api';
 import { notificationsSupported } from '../../stores/notify';
+import { Checkbox } from '../../components/Checkbox';
 
 type Flag = 'waiting' | 'failed' | 'finished' | 'upstreamMissing';
 
@@ -57,13 +58,13 @@ export function Notifications() {
         session.
       </p>
       {FLAGS.map(({ flag, label }) => (
-        <label key={flag} className="block">
-          <input
-            type="checkbox"
-            data-testid={`notify-${flag}`}
-            checked={prefs[flag]}
-            onChange={(e) => void save({ [flag]: e.target.checked })}
-          />{' '}
+        <Checkbox
+          key={flag}
+          className="block"
+          testId={`notify-${flag}`}
+          checked={prefs[flag]}
+          onChange={(on) => void save({ [flag]: on })}
+        >
           {label}
           {flag === 'finished' && (
             <>
@@ -86,7 +87,7 @@ export function Notifications() {
               seconds
             </>
           )}
-        </label>
+        </Checkbox>
       ))}
       {mode === 'web' ? (
         <BrowserPermission />

@@ -11,6 +11,7 @@ import type { Logger, SessionState } from '../types';
 import type { Link, LinkRepo } from './links';
 import type { ProbeOutcome, ProviderSource, VisibleMessage } from './provider';
 import { textKey } from './kit/text';
+import { checkOne, eventRules, followRemote, pushedLinks } from './monitor-events';
 
 export const MISSING_CHECKS = 3;
 export const PROVIDER_BUDGET_MS = 45_000;
@@ -86,16 +87,6 @@ export function rotate(all: Link[], from: string | undefined): Link[] {
     all.findIndex((l) => l.sessionKey >= from),
   );
   return [...all.slice(cut), ...all.slice(0, cut)];
-}
-
-function lazyOwn(links: LinkRepo, key: string): { has(k: string): boolean } {
-  let set: Set<string> | undefined;
-  return {
-    has(k) {
-      set ??= new Set(links.ownTexts(key).map(textKey));
-      return set.has(k);
-    },
-  };
 }
 
 /**
@@ -262,73 +253,6 @@ async function checkProvider(deps: MonitorDeps, c: ProviderCheck): Promise<strin
       deps.logger.warn('catalog: closing a provider check failed', { provider, error: String(err) });
     }
   }
-}
-
-type ApplyEvent = (l: Link, o: ProbeOutcome, deleted: boolean) => void;
-
-/**
- * A link's outcome read because its file changed: the same as a check's, except that a watch
- * event never counts a miss, but a deletion event for a link without a streak: that is the
- * link's first check, run at once (later misses come from the cadence). Inconclusive reads are
- * left to the cadence, which logs them.
- */
-function eventRules(applyOne: ApplyOutcome): ApplyEvent {
-  return (l, o, deleted) => {
-    if (o.kind === 'inconclusive') return;
-    if (o.kind === 'missing' && !(deleted && l.streak === 0)) return;
-    applyOne(l, o);
-  };
-}
-
-/** One local link read because its file changed (watch.ts), between checks: its fresh row. */
-function checkOne(
-  deps: MonitorDeps,
-  ownership: MonitorOwnership,
-  applyEvent: ApplyEvent,
-  sessionKey: string,
-  deleted: boolean,
-): void {
-  const l = deps.links.get(sessionKey);
-  if (!l || !ownership.owns(sessionKey) || deps.remote?.isRemote(l.hostId) === true) return;
-  const source = deps.sources.get(l.provider);
-  if (!source) return;
-  try {
-    const o = source.probe(l.ref, l, {
-      ownTexts: lazyOwn(deps.links, l.sessionKey),
-      now: deps.now(),
-      ...(deps.onMessages ? { visible: true } : {}),
-    });
-    applyEvent(l, o, deleted);
-  } finally {
-    source.endCheck?.();
-  }
-}
-
-/** A node's pushed links (PushedLinks): their fresh rows, this node's and this gateway's. */
-function pushedLinks(deps: MonitorDeps, ownership: MonitorOwnership, applyEvent: ApplyEvent): PushedLinks {
-  return {
-    links(hostId, changed) {
-      const list = [...changed.keys()].flatMap((key) => {
-        const l = deps.links.get(key);
-        return l && l.hostId === hostId && ownership.owns(key) ? [l] : [];
-      });
-      return { links: list, apply: (l, o) => applyEvent(l, o, changed.get(l.sessionKey) === true) };
-    },
-  };
-}
-
-/**
- * The watched links (`all`, links.watched()) followed by the nodes that push file events: each
- * such node's watch set gets its owned links between checks (new, re-adopted, moved markers,
- * gone), so its files are watched from the start, not from the first check.
- */
-function followRemote(deps: MonitorDeps, ownership: MonitorOwnership, all: readonly Link[]): void {
-  const hosts = deps.remote?.stale?.(all) ?? [];
-  if (hosts.length === 0) return;
-  const byHost = new Map<string, Link[]>(hosts.map((h) => [h, []]));
-  for (const l of all)
-    if (byHost.has(l.hostId) && ownership.owns(l.sessionKey)) byHost.get(l.hostId)!.push(l);
-  for (const [host, list] of byHost) deps.remote!.follow?.(host, list, all);
 }
 
 export function createMonitor(deps: MonitorDeps) {

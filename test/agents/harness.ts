@@ -36,7 +36,8 @@ export interface AgentUnderTest {
   /**
    * A known upstream bug of this version after a cancel: the next prompt ends at once with the
    * cancelled turn's leftover result, and the model is asked (and answers) only afterwards,
-   * outside any run. The suite checks exactly that, so a fixed version makes it fail.
+   * outside any run. The suite allows that (the model asked at most once by the time the run is
+   * seen to end, then exactly once); the order of that request and the run's end is a race.
    */
   answersLateAfterCancel?: string;
   /** The MCP client name the agent's MCP client reports. */

@@ -87,8 +87,9 @@ export function wholeTurnSuite(agent: AgentUnderTest): void {
       await gw.human.send(personKey, 'Are you there?');
       await h.settle(personKey, runs + 2, 'the run after the cancel');
       if (agent.answersLateAfterCancel) {
-        // Ended before the model was asked; the question reaches the model afterwards.
-        expect(h.model.turns).toHaveLength(turns);
+        // Ended with the cancelled turn's leftover; the question reaches the model around the
+        // run's end (before or after the settle sees it: both were seen), so at most once so far.
+        expect(h.model.turns.length).toBeLessThanOrEqual(turns + 1);
         await waitFor(() => h.model.turns.length === turns + 1, 10_000, 'the late model request');
       } else {
         expect(h.model.turns).toHaveLength(turns + 1);

@@ -33,6 +33,7 @@ import { startWebServer } from '../../electron/web/server';
 import { ensureRenderer, openBrowser, openSession, RENDERER_DIR, type Browser } from '../e2e/helpers';
 import type { PushBatch } from '../../shared/ipc/types';
 import { startAnthropicStandIn } from '../helpers/standin';
+import { MAIN } from '../helpers/spec';
 import { ACP_AGENTS, ensureTool } from '../tools/install';
 import { instrument, pageNotes, watchLiveLines, type Markers } from './acp-live.page';
 import type { BenchResult } from './run';
@@ -40,7 +41,6 @@ import type { BenchResult } from './run';
 const AGENTS = 10;
 const PIECES = 100;
 const EVERY_MS = 30;
-const MAIN = 'agent:main:main';
 /** The stand-in's pieces are «n», one counter shared by the ten agents. */
 const MARKERS: Markers = { marker: '«(\\d+)»', line: '«(\\d+)»', consecutive: false };
 

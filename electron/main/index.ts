@@ -58,6 +58,8 @@ function openWindow(): void {
   const win = createMainWindow({ preloadPath: PRELOAD_PATH, devTools: !app.isPackaged, openExternal });
   const id = win.webContents.id;
   trustedContents.add(id);
+  // The page asks for the fleet first thing: the gateway builds it while the page loads.
+  win.webContents.on('did-start-loading', () => api?.prepareFleet());
   // The page's title counts what waits for the person; the dock/taskbar badge shows the same.
   win.on('page-title-updated', (_event, title) => app.setBadgeCount(waitingFromTitle(title)));
   win.on('closed', () => {

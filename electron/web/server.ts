@@ -134,6 +134,8 @@ interface Served {
   token: string;
   rendererDir: string;
   dispatch(channel: unknown, args: unknown): Promise<Envelope<unknown>>;
+  /** The page is being served: its first request, the fleet, follows shortly (fleet-snapshot.ts). */
+  prepareFleet(): void;
   /** Subscribes one WebSocket's pushes to the gateway served now. */
   listen(push: (batch: PushBatch) => void): { close(): void };
   /** Each open WebSocket's push bridge, re-subscribed when the gateway is swapped. */
@@ -163,6 +165,7 @@ function serveFiles(s: Served): http.RequestListener {
         ...(isPage ? { 'Content-Security-Policy': contentSecurityPolicy(s.port) } : {}),
       });
       res.end(file.body);
+      if (isPage && req.method === 'GET') s.prepareFleet();
     })().catch(() => send(res, 500, 'Internal Server Error', SECURITY_HEADERS));
   };
 }
@@ -264,6 +267,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     token,
     rendererDir: opts.rendererDir,
     dispatch: (channel, args) => (remote ? remote.invoke(channel, args) : api!.dispatch(channel, args)),
+    prepareFleet: () => api?.prepareFleet(),
     listen: (push) => (remote ? { close: remote.subscribe(push) } : createPushBridge(gateway!.events, push)),
     bridges: new Set(),
   };

@@ -2,13 +2,30 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { useFleet } from './stores/fleet';
 
-// The first render yields (a transition renders in slices): the socket's messages are not held
-// up behind it.
-startTransition(() => {
-  createRoot(document.getElementById('root')!).render(
+/**
+ * How long the first render waits for the fleet asked for at boot. With it in hand the app
+ * renders and lays out once, with the fleet, instead of an empty frame first and the fleet in a
+ * second full render (issue 31.4). A slow or failing gateway still gets the app, saying
+ * "Connecting…", after this.
+ */
+const FIRST_RENDER_WAIT_MS = 400;
+
+const root = createRoot(document.getElementById('root')!);
+const render = () =>
+  root.render(
     <StrictMode>
       <App />
     </StrictMode>,
   );
-});
+
+const wait = new Promise<void>((resolve) => setTimeout(resolve, FIRST_RENDER_WAIT_MS));
+void Promise.race([useFleet.getState().firstLoad(), wait])
+  .catch(() => {}) // useStartup reports a failed load
+  .then(() => {
+    // Without the fleet the first render yields (a transition renders in slices), so the socket's
+    // answer is not held up behind it.
+    if (useFleet.getState().loaded) render();
+    else startTransition(render);
+  });

@@ -16,7 +16,6 @@ import type { Actor, GatewayApi } from './gateway-api';
 import { createMemoryDismissalStore, type DismissalStore } from '../person/dismissals';
 import {
   agentView,
-  fleetViews,
   inboxItems,
   mcpView,
   pendingNotices,
@@ -29,6 +28,7 @@ import { catalogRootViews } from './catalog-roots';
 import { createMemoryPreferenceStore, type PreferenceStore } from '../person/preferences';
 import { loginHandlers } from './login-handlers';
 import { worktreeHandlers } from './worktree-handlers';
+import { createFleetSnapshots, type FleetSnapshots } from './fleet-snapshot';
 
 /** The API's own refusals are the gateway's typed errors, mapped by type like the services'. */
 export { GatewayError as ApiError };
@@ -57,6 +57,8 @@ export interface ApiHandlers {
   /** The session the person looks at, as the renderer last said (`ui:viewing`). */
   viewing(): string | undefined;
   dispatch(channel: unknown, rawArgs: unknown): Promise<Envelope<unknown>>;
+  /** A page is loading and will ask for the fleet: build it ahead (fleet-snapshot.ts). */
+  prepareFleet(): void;
 }
 
 const sharedOnly = async (): Promise<never> => {
@@ -78,6 +80,7 @@ interface Ctx {
   HUMAN: Actor;
   session(rawKey: string): SessionInfo;
   view(info: SessionInfo): SessionView;
+  fleet: FleetSnapshots;
   setViewing(key: string | undefined): void;
 }
 
@@ -86,13 +89,9 @@ const group = <K extends Channel>(handlers: { [C in K]: Handler<C> }): { [C in K
 
 /** The fleet, sessions and their runs. */
 function sessionHandlers(c: Ctx) {
-  const { gw, now, dismissals, actor, session, view } = c;
+  const { gw, dismissals, actor, session, view, fleet } = c;
   return group({
-    'fleet:snapshot': async () => ({
-      agents: gw.agents.list().map(agentView),
-      sessions: fleetViews(gw, dismissals),
-      generatedAt: now(),
-    }),
+    'fleet:snapshot': async () => fleet.take(),
     'sessions:get': async ({ sessionKey }) => view(session(sessionKey)),
     'sessions:seen': async ({ sessionKey }) => {
       gw.status.seen(session(sessionKey).key);
@@ -394,6 +393,7 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
     HUMAN: opts.actorId !== undefined ? { type: 'human', id: opts.actorId } : { type: 'human' },
     session,
     view: (info) => sessionView(gw, info, dismissals),
+    fleet: createFleetSnapshots(gw, dismissals, opts.now ?? Date.now),
     setViewing: (key) => (viewing = key),
   };
   const handlers: HandlerMap = {
@@ -428,5 +428,5 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
     }
   }
 
-  return { handlers, dispatch, viewing: () => viewing };
+  return { handlers, dispatch, viewing: () => viewing, prepareFleet: () => c.fleet.prepare() };
 }

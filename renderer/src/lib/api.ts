@@ -160,6 +160,39 @@ export function subscribe(listener: (batch: PushBatch) => void): () => void {
   return api().subscribe(listener);
 }
 
+/**
+ * Pushes that arrive before the app subscribes. The fleet is asked for at boot (boot.ts), before
+ * the app's code has run; a change the gateway pushes between that answer and the app's
+ * subscription would otherwise be lost. Bounded: past HELD_MAX batches the held ones are dropped
+ * and the app re-reads everything instead.
+ */
+const HELD_MAX = 1000;
+interface Held {
+  batches: PushBatch[];
+  overflowed: boolean;
+  off: () => void;
+}
+let held: Held | undefined;
+
+export function holdPushes(): void {
+  if (held) return;
+  const h: Held = { batches: [], overflowed: false, off: () => {} };
+  h.off = subscribe((batch) => {
+    if (h.batches.length < HELD_MAX) h.batches.push(batch);
+    else h.overflowed = true;
+  });
+  held = h;
+}
+
+/** The held batches, oldest first, and whether some were dropped; holding stops here. */
+export function releaseHeldPushes(): { batches: PushBatch[]; overflowed: boolean } {
+  const h = held;
+  held = undefined;
+  if (!h) return { batches: [], overflowed: false };
+  h.off();
+  return { batches: h.overflowed ? [] : h.batches, overflowed: h.overflowed };
+}
+
 /** Browser mode only: called after the WebSocket came back, so stores can re-read state. */
 export function onReconnect(listener: () => void): () => void {
   reconnectListeners.add(listener);

@@ -15,6 +15,9 @@ interface FleetState {
   showArchived: boolean;
   demoStarting: boolean;
   load(): Promise<void>;
+  /** The app's first load (start.tsx waits for it before the first render; useStartup reports
+   * its failure): one request, whoever asks first. */
+  firstLoad(): Promise<void>;
   refreshSession(key: string): Promise<void>;
   setFilter(filter: string): void;
   setShowArchived(show: boolean): void;
@@ -161,8 +164,14 @@ export const useFleet = create<FleetState>()((set, get) => {
     for (const key of refresh) void get().refreshSession(key);
   };
 
+  let first: Promise<void> | undefined;
+
   return {
     ...initial,
+    firstLoad() {
+      first ??= get().load();
+      return first;
+    },
     async load() {
       const pending = early;
       early = undefined;

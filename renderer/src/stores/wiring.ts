@@ -1,6 +1,6 @@
 // Pushed gateway events → stores, applied in batches at most once per animation frame.
 import type { GatewayEvent } from '../../../shared/ipc';
-import { onReconnect, subscribe } from '../lib/api';
+import { onReconnect, releaseHeldPushes, subscribe } from '../lib/api';
 import { useCatalog } from './catalog';
 import { useConsent } from './consent';
 import { useFleet } from './fleet';
@@ -59,6 +59,11 @@ export function startLive(): () => void {
     pending.push(...batch.events);
     frame ??= requestAnimationFrame(flush);
   });
+  // What was pushed since boot asked for the fleet comes first.
+  const held = releaseHeldPushes();
+  if (held.overflowed) void reloadAll();
+  for (const batch of held.batches) pending.push(...batch.events);
+  if (pending.length) frame ??= requestAnimationFrame(flush);
   const offReconnect = onReconnect(() => void reloadAll());
   return () => {
     off();

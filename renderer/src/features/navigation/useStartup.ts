@@ -42,7 +42,7 @@ export function useStartup(inboxCount: number): LinkProblem | undefined {
   useEffect(() => {
     const stop = startLive();
     const fail = (err: unknown) => useUi.getState().setError(errorMessage(err));
-    useFleet.getState().load().catch(fail);
+    useFleet.getState().firstLoad().catch(fail);
     useInbox.getState().load().catch(fail);
     usePermissions.getState().load().catch(fail);
     useConsent.getState().load().catch(fail);

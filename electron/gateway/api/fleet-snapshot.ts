@@ -1,0 +1,57 @@
+// The fleet snapshot (`fleet:snapshot`), and the one prepared ahead for a page that is loading.
+//
+// A page asks for the fleet as soon as its first small script has run (renderer/src/boot.ts), a
+// hundred milliseconds or so after its HTML was served; building 10,000 session views takes the
+// gateway tens of milliseconds, which then sit on the page's first paint (issue 31.4). Serving the
+// HTML prepares the snapshot in the meantime; the page's request takes it. A prepared snapshot
+// serves one request, and only while nothing changed: any gateway event drops it (so a change
+// between it and the page's subscription cannot be missed), and so does PREPARED_MAX_AGE_MS.
+import type { FleetSnapshot } from '../../../shared/ipc/types';
+import type { DismissalStore } from '../person/dismissals';
+import type { GatewayApi } from './gateway-api';
+import { agentView, fleetViews } from './views';
+
+export const PREPARED_MAX_AGE_MS = 2000;
+
+export interface FleetSnapshots {
+  /** Builds the snapshot now. */
+  build(): FleetSnapshot;
+  /** A page is loading: build its snapshot once the current work is done. */
+  prepare(): void;
+  /** The prepared snapshot if it is still current, or a new one. */
+  take(): FleetSnapshot;
+}
+
+export function createFleetSnapshots(
+  gw: GatewayApi,
+  dismissals: DismissalStore,
+  now: () => number,
+  clock: () => number = Date.now,
+): FleetSnapshots {
+  let prepared: { snapshot: FleetSnapshot; at: number } | undefined;
+  let preparing: ReturnType<typeof setImmediate> | undefined;
+  gw.events.on(() => {
+    prepared = undefined;
+  });
+  const build = (): FleetSnapshot => ({
+    agents: gw.agents.list().map(agentView),
+    sessions: fleetViews(gw, dismissals),
+    generatedAt: now(),
+  });
+  return {
+    build,
+    prepare() {
+      if (prepared || preparing) return;
+      // After the HTML response is written, not in its way.
+      preparing = setImmediate(() => {
+        preparing = undefined;
+        prepared = { snapshot: build(), at: clock() };
+      });
+    },
+    take() {
+      const p = prepared;
+      prepared = undefined;
+      return p && clock() - p.at <= PREPARED_MAX_AGE_MS ? p.snapshot : build();
+    },
+  };
+}

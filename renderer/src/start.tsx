@@ -1,5 +1,6 @@
 // The app itself, imported by main.tsx once it has asked for the fleet (see main.tsx).
 import { StrictMode, startTransition } from 'react';
+import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { useFleet } from './stores/fleet';
@@ -24,8 +25,9 @@ const wait = new Promise<void>((resolve) => setTimeout(resolve, FIRST_RENDER_WAI
 void Promise.race([useFleet.getState().firstLoad(), wait])
   .catch(() => {}) // useStartup reports a failed load
   .then(() => {
-    // Without the fleet the first render yields (a transition renders in slices), so the socket's
-    // answer is not held up behind it.
-    if (useFleet.getState().loaded) render();
+    // With the fleet, render in this task (React would otherwise schedule it as a task of its own,
+    // which the browser may run a frame later). Without it the first render yields (a transition
+    // renders in slices), so the socket's answer is not held up behind it.
+    if (useFleet.getState().loaded) flushSync(render);
     else startTransition(render);
   });

@@ -29,6 +29,17 @@ interface FleetState {
 let early: Promise<FleetSnapshot> | undefined;
 
 /**
+ * The sessions as a list, made once per sessions map (the map is replaced, never changed): the
+ * shape selectors below and the fleet tree share it instead of each listing 10,000 sessions.
+ */
+const lists = new WeakMap<Record<string, SessionView>, SessionView[]>();
+export function sessionList(sessions: Record<string, SessionView>): SessionView[] {
+  let list = lists.get(sessions);
+  if (!list) lists.set(sessions, (list = Object.values(sessions)));
+  return list;
+}
+
+/**
  * A selector over the fleet's shape (which sessions exist, their agent, kind, parent, label,
  * archived flag: see `shape`), computed once per shape. zustand runs every subscribed selector on
  * every store change, and pushed badge updates change the sessions map up to 60 times a second:
@@ -40,7 +51,7 @@ function overShape<T>(fn: (all: SessionView[]) => T): (s: FleetState) => T {
   return (s) => {
     if (s.shape !== seen) {
       seen = s.shape;
-      value = fn(Object.values(s.sessions));
+      value = fn(sessionList(s.sessions));
     }
     return value;
   };
@@ -61,7 +72,7 @@ const selectOnlyMains = overShape((all) => all.every((v) => v.kind === 'main'));
  */
 export function selectFleetEmpty(s: FleetState): boolean {
   if (!selectOnlyMains(s)) return false;
-  return Object.values(s.sessions).every((v) => v.runStatus === 'none');
+  return sessionList(s.sessions).every((v) => v.runStatus === 'none');
 }
 
 /**

@@ -3,7 +3,7 @@
 import { useMemo } from 'react';
 import { SESSION_STATUSES } from '../../../../shared/ipc';
 import { call, errorMessage } from '../../lib/api';
-import { useFleet } from '../../stores/fleet';
+import { sessionList, useFleet } from '../../stores/fleet';
 import {
   useFleetView,
   type Density,
@@ -37,7 +37,7 @@ function useTools(): string[] {
   const agents = useFleet((s) => s.agents);
   return useMemo(() => {
     const byId = new Map(agents.map((a) => [a.id, a]));
-    const all = new Set(Object.values(useFleet.getState().sessions).map((s) => toolOf(s, byId)));
+    const all = new Set(sessionList(useFleet.getState().sessions).map((s) => toolOf(s, byId)));
     return [...all].sort();
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `shape` stands for the sessions' shape
   }, [shape, agents]);

@@ -1,6 +1,5 @@
 import { useMemo } from 'react';
-import type { SessionView } from '../../../../shared/ipc';
-import { useFleet } from '../../stores/fleet';
+import { sessionList, useFleet } from '../../stores/fleet';
 import { useFleetView } from '../../stores/fleet-view';
 import { buildTree, type AgentGroup } from './tree';
 
@@ -11,14 +10,6 @@ import { buildTree, type AgentGroup } from './tree';
  * more than the shape: then every commit of the sessions map rebuilds it (at most every 100 ms).
  * Rows carry the views of the last rebuild; a row renders its badges from the store.
  */
-/** The sessions as a list, one list per sessions map (so tree.ts can keep orders per list). */
-const lists = new WeakMap<Record<string, SessionView>, SessionView[]>();
-function listOf(sessions: Record<string, SessionView>): SessionView[] {
-  let list = lists.get(sessions);
-  if (!list) lists.set(sessions, (list = Object.values(sessions)));
-  return list;
-}
-
 export function useFleetTree(): AgentGroup[] {
   const agents = useFleet((s) => s.agents);
   const shape = useFleet((s) => s.shape);
@@ -32,7 +23,7 @@ export function useFleetTree(): AgentGroup[] {
   const sessions = useFleet((s) => (live ? s.sessions : null));
   return useMemo(
     () =>
-      buildTree(agents, listOf(sessions ?? useFleet.getState().sessions), {
+      buildTree(agents, sessionList(sessions ?? useFleet.getState().sessions), {
         filter,
         showArchived,
         status,

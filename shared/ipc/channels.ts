@@ -5,6 +5,7 @@ import { WORKTREE_CHANNELS } from './worktrees';
 
 export const CHANNELS = {
   fleetSnapshot: 'fleet:snapshot',
+  fleetCompact: 'fleet:compact',
   sessionsGet: 'sessions:get',
   sessionsSeen: 'sessions:seen',
   transcriptPage: 'transcript:page',

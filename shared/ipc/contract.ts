@@ -14,6 +14,7 @@ import type {
   CatalogRootView,
   DemoFleet,
   FleetSnapshot,
+  FleetWire,
   FolderCheck,
   Goal,
   InboxItem,
@@ -39,6 +40,8 @@ import type { WorktreeResults } from './worktrees';
 
 export interface ResultMap extends WorktreeResults, AccountResultMap, LoginTerminalResults {
   'fleet:snapshot': FleetSnapshot;
+  /** The renderer's loads: fleet:snapshot with each view's defaulted fields left out (fleet-wire.ts). */
+  'fleet:compact': FleetWire;
   'sessions:get': SessionView;
   'sessions:seen': { seen: true };
   'transcript:page': TranscriptPage;

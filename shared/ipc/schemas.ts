@@ -125,6 +125,7 @@ const sessionOnly = z.strictObject({ sessionKey });
 
 export const SCHEMAS = {
   'fleet:snapshot': empty,
+  'fleet:compact': empty,
   'sessions:get': sessionOnly,
   'sessions:seen': sessionOnly,
   'transcript:page': z.strictObject({

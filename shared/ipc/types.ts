@@ -9,6 +9,7 @@ import type { SessionKind } from '../session-keys';
 export type { ActorType, EventKind, NoticeEntry, SessionInfo, StateEvent, StateEventRow, SessionKind };
 
 export * from './sessions';
+export * from './fleet-wire';
 export * from './watchers';
 export * from './catalog';
 export * from './nodes';

@@ -6,7 +6,7 @@
 import { isChannel, type Channel } from '../../../shared/ipc/channels';
 import type { Envelope, ResultMap } from '../../../shared/ipc/contract';
 import { parseArgs, type ArgsParsed } from '../../../shared/ipc/schemas';
-import type { AppInfo, FolderCheck, SessionView } from '../../../shared/ipc/types';
+import { fleetToWire, type AppInfo, type FolderCheck, type SessionView } from '../../../shared/ipc/types';
 import { normalizeSessionKey } from '../../../shared/session-keys';
 import { GatewayError, toIpcError } from '../errors';
 import { checkFolder } from '../runtime/start';
@@ -92,6 +92,7 @@ function sessionHandlers(c: Ctx) {
   const { gw, dismissals, actor, session, view, fleet } = c;
   return group({
     'fleet:snapshot': async () => fleet.take(),
+    'fleet:compact': async () => fleetToWire(fleet.take()),
     'sessions:get': async ({ sessionKey }) => view(session(sessionKey)),
     'sessions:seen': async ({ sessionKey }) => {
       gw.status.seen(session(sessionKey).key);

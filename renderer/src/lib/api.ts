@@ -101,21 +101,40 @@ const TOKEN_KEY = 'sightline.token';
  * the browser never sends over HTTP; it moves into this tab's sessionStorage (scoped by origin,
  * so by port: no other server on 127.0.0.1 sees it, as it would a cookie) and out of the address
  * bar. A reload finds it there; only the WebSocket upgrade ever carries it.
+ *
+ * The move waits until the page is idle (or keepToken is called): a tab's first use of
+ * sessionStorage and replacing the history entry cost the start-up 5–20 ms before the socket
+ * opened (issue 31.4). Until then the token is still in the address bar, so a reload finds it.
  */
 function browserModeToken(): string {
+  const fromFragment = new URLSearchParams(window.location.hash.slice(1)).get('token');
+  if (!fromFragment) return window.sessionStorage.getItem(TOKEN_KEY) ?? '';
+  unkeptToken = fromFragment;
+  if ('requestIdleCallback' in window) window.requestIdleCallback(keepToken, { timeout: 1000 });
+  else setTimeout(keepToken, 500);
+  return fromFragment;
+}
+
+let unkeptToken: string | undefined;
+
+/**
+ * Moves a token still in the address bar into sessionStorage and out of the address bar. Whatever
+ * rewrites the address bar calls this first, so the token is never only in a replaced entry.
+ */
+export function keepToken(): void {
+  const token = unkeptToken;
+  if (token === undefined) return;
+  unkeptToken = undefined;
+  window.sessionStorage.setItem(TOKEN_KEY, token);
   const params = new URLSearchParams(window.location.hash.slice(1));
-  const fromFragment = params.get('token');
-  if (fromFragment) {
-    window.sessionStorage.setItem(TOKEN_KEY, fromFragment);
-    params.delete('token');
-    const rest = params.toString();
-    window.history.replaceState(
-      null,
-      '',
-      window.location.pathname + window.location.search + (rest ? `#${rest}` : ''),
-    );
-  }
-  return window.sessionStorage.getItem(TOKEN_KEY) ?? '';
+  if (!params.has('token')) return;
+  params.delete('token');
+  const rest = params.toString();
+  window.history.replaceState(
+    null,
+    '',
+    window.location.pathname + window.location.search + (rest ? `#${rest}` : ''),
+  );
 }
 
 /** Browser mode without a token, or refused on every try before ever connecting. */

@@ -1,6 +1,7 @@
 // The fleet: agents and every session as a SessionView, kept live from pushed gateway events.
 import { create } from 'zustand';
-import type { AgentView, DemoFleet, FleetSnapshot, GatewayEvent, SessionView } from '../../../shared/ipc';
+import type { AgentView, DemoFleet, FleetWire, GatewayEvent, SessionView } from '../../../shared/ipc';
+import { sessionFromWire } from '../../../shared/ipc/fleet-wire';
 import { call } from '../lib/api';
 
 interface FleetState {
@@ -26,7 +27,7 @@ interface FleetState {
   reset(): void;
 }
 
-let early: Promise<FleetSnapshot> | undefined;
+let early: Promise<FleetWire> | undefined;
 
 /**
  * The sessions as a list, made once per sessions map (the map is replaced, never changed): the
@@ -80,7 +81,7 @@ export function selectFleetEmpty(s: FleetState): boolean {
  * and the transfer overlap with loading the app; the first load() takes this answer.
  */
 export function prefetchFleet(): void {
-  early ??= call('fleet:snapshot', {});
+  early ??= call('fleet:compact', {});
   early.catch(() => {}); // load() reports a failure
 }
 
@@ -186,9 +187,9 @@ export const useFleet = create<FleetState>()((set, get) => {
     async load() {
       const pending = early;
       early = undefined;
-      const snap = await (pending ?? call('fleet:snapshot', {}));
+      const snap = await (pending ?? call('fleet:compact', {}));
       const sessions: Record<string, SessionView> = {};
-      for (const s of snap.sessions) sessions[s.key] = s;
+      for (const w of snap.sessions) sessions[w.key] = sessionFromWire(w);
       set((s) => ({ loaded: true, agents: snap.agents, sessions, shape: s.shape + 1 }));
     },
     async refreshSession(key) {

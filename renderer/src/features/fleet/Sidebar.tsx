@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, type KeyboardEvent, type RefObject } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
 import type { SessionView } from '../../../../shared/ipc';
 import { selectArchivedCount, selectSessionCount, useFleet } from '../../stores/fleet';
 import { useUi } from '../../stores/ui';
@@ -96,10 +96,29 @@ function useCompact(): boolean {
   return density === 'compact' || (density === 'auto' && total >= COMPACT_FROM);
 }
 
+/**
+ * An item's height from its ResizeObserver entry (read after layout). When a row mounts there is
+ * no entry yet: it keeps the size known so far instead of reading offsetHeight, which forced a
+ * layout of the whole page in the middle of the first commit (issue 31.4); the observer reports the
+ * real height before the frame is painted.
+ */
+function measureWithoutLayout(
+  el: Element,
+  entry: ResizeObserverEntry | undefined,
+  v: Virtualizer<HTMLDivElement, Element>,
+): number {
+  const box = entry?.borderBoxSize?.[0];
+  if (box) return Math.round(box.blockSize);
+  const i = v.indexFromElement(el);
+  return v.itemSizeCache.get(v.options.getItemKey(i)) ?? v.options.estimateSize(i);
+}
+
 /** Only the visible part of the list is rendered; a change of density re-measures every row. */
 function useFleetVirtualizer(items: Item[], listRef: RefObject<HTMLDivElement | null>, compact: boolean) {
+  // Close to the real heights (a heading is 22 or 28 px with the app's fonts): each estimate that
+  // is off re-lays the whole list out once its row is measured, a second pass on the first paint.
   const estimate = {
-    agent: compact ? 26 : 31,
+    agent: compact ? 22 : 28,
     empty: 24,
     row: compact ? ROW_HEIGHT.compact : ROW_HEIGHT.comfortable,
   };
@@ -113,9 +132,16 @@ function useFleetVirtualizer(items: Item[], listRef: RefObject<HTMLDivElement | 
       return it.type === 'row' ? it.session.key : `${it.type}:${it.group.agentId}`;
     },
     overscan: 10,
+    measureElement: measureWithoutLayout,
   });
-  // Another density: every row's height changes at once.
-  useEffect(() => virtualizer.measure(), [compact, virtualizer]);
+  // Another density: every row's height changes at once. Not on mount: the list was just measured,
+  // and measuring it again cost the first paint another pass over every item.
+  const density = useRef(compact);
+  useEffect(() => {
+    if (density.current === compact) return;
+    density.current = compact;
+    virtualizer.measure();
+  }, [compact, virtualizer]);
   return virtualizer;
 }
 

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useFleet } from '../../stores/fleet';
 import { useUi } from '../../stores/ui';
 import { placeHash, readPlace } from '../../lib/location';
+import { keepToken } from '../../lib/api';
 
 /**
  * Keeps the address bar naming the open view, session and tab, and opens what it names once the
@@ -18,6 +19,7 @@ export function usePlaceInUrl(loaded: boolean): void {
       ui.setView(place.view);
     }
     const write = () => {
+      keepToken(); // before the address bar is rewritten (lib/api.ts)
       const { view, selectedKey, tab } = useUi.getState();
       const hash = placeHash({ view, ...(selectedKey ? { session: selectedKey } : {}), tab });
       if (hash !== window.location.hash) {

@@ -89,7 +89,7 @@ const group = <K extends Channel>(handlers: { [C in K]: Handler<C> }): { [C in K
 
 /** The fleet, sessions and their runs. */
 function sessionHandlers(c: Ctx) {
-  const { gw, dismissals, actor, session, view, fleet } = c;
+  const { gw, actor, session, view, fleet } = c;
   return group({
     'fleet:snapshot': async () => fleet.take(),
     'fleet:compact': async () => fleetToWire(fleet.take()),

@@ -18,6 +18,7 @@ import {
   type EventKind,
   type ActorType,
   type FleetSnapshot,
+  type FleetWire,
   type FolderCheck,
   type Goal,
   type GoalStatus,
@@ -81,6 +82,7 @@ describe('IPC contract types', () => {
       'database:status',
       'demo:reset',
       'demo:start',
+      'fleet:compact',
       'fleet:snapshot',
       'folders:check',
       'folders:pick',
@@ -134,6 +136,7 @@ describe('IPC contract types', () => {
 
   it('pins argument types', () => {
     expectTypeOf<ArgsOf<'fleet:snapshot'>>().toEqualTypeOf<Empty>();
+    expectTypeOf<ArgsOf<'fleet:compact'>>().toEqualTypeOf<Empty>();
     expectTypeOf<ArgsOf<'sessions:get'>>().toEqualTypeOf<{ sessionKey: string }>();
     expectTypeOf<ArgsOf<'transcript:page'>>().toEqualTypeOf<{
       sessionKey: string;
@@ -217,6 +220,7 @@ describe('IPC contract types', () => {
 
   it('pins result types', () => {
     expectTypeOf<ResultOf<'fleet:snapshot'>>().toEqualTypeOf<FleetSnapshot>();
+    expectTypeOf<ResultOf<'fleet:compact'>>().toEqualTypeOf<FleetWire>();
     expectTypeOf<ResultOf<'sessions:get'>>().toEqualTypeOf<SessionView>();
     expectTypeOf<ResultOf<'transcript:page'>>().toEqualTypeOf<TranscriptPage>();
     expectTypeOf<ResultOf<'human:send'>>().toEqualTypeOf<{ accepted: true }>();

@@ -30,9 +30,7 @@ export function createFleetSnapshots(
 ): FleetSnapshots {
   let prepared: { snapshot: FleetSnapshot; at: number } | undefined;
   let preparing: ReturnType<typeof setImmediate> | undefined;
-  gw.events.on(() => {
-    prepared = undefined;
-  });
+  let watching = false;
   const build = (): FleetSnapshot => ({
     agents: gw.agents.list().map(agentView),
     sessions: fleetViews(gw, dismissals),
@@ -42,6 +40,10 @@ export function createFleetSnapshots(
     build,
     prepare() {
       if (prepared || preparing) return;
+      if (!watching) {
+        watching = true;
+        gw.events.on(() => (prepared = undefined));
+      }
       // After the HTML response is written, not in its way.
       preparing = setImmediate(() => {
         preparing = undefined;

@@ -19,6 +19,7 @@ import { registerIpcHandlers } from './ipc';
 import { chooseNativeBinding, mcpShimPath } from './native-binding';
 import { startNativeNotifications, type NativeNotifier } from './notify';
 import { registerAppScheme, serveRenderer } from './protocol';
+import { createPageLoads } from '../web/page-load';
 import { isAllowedExternalUrl, isTrustedSender } from './security';
 import { createShutdown } from './shutdown';
 import { createMainWindow, focusWindow } from './window';
@@ -58,8 +59,6 @@ function openWindow(): void {
   const win = createMainWindow({ preloadPath: PRELOAD_PATH, devTools: !app.isPackaged, openExternal });
   const id = win.webContents.id;
   trustedContents.add(id);
-  // The page asks for the fleet first thing: the gateway builds it while the page loads.
-  win.webContents.on('did-start-loading', () => api?.prepareFleet());
   // The page's title counts what waits for the person; the dock/taskbar badge shows the same.
   win.on('page-title-updated', (_event, title) => app.setBadgeCount(waitingFromTitle(title)));
   win.on('closed', () => {
@@ -186,7 +185,10 @@ function main(): void {
     .whenReady()
     .then(async () => {
       hardenSession(session.defaultSession);
-      serveRenderer(RENDERER_ROOT);
+      serveRenderer(
+        RENDERER_ROOT,
+        createPageLoads(() => api?.prepareFleet()),
+      );
       const target = remoteTarget(process.argv, process.env);
       if (target) await startRemote(target);
       else startGateway();

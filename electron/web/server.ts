@@ -22,6 +22,7 @@ import {
   type ConnectionLimits,
 } from '../gateway/connection-guard';
 import { readRendererFile } from './renderer-files';
+import { createPageLoads, type PageLoads } from './page-load';
 
 export const HOST = '127.0.0.1';
 export const MAX_PAYLOAD = 1024 * 1024;
@@ -134,8 +135,8 @@ interface Served {
   token: string;
   rendererDir: string;
   dispatch(channel: unknown, args: unknown): Promise<Envelope<unknown>>;
-  /** The page is being served: its first request, the fleet, follows shortly (fleet-snapshot.ts). */
-  prepareFleet(): void;
+  /** A page loading: the fleet, its first request, is built once its files are sent (page-load.ts). */
+  pageLoads: PageLoads;
   /** Subscribes one WebSocket's pushes to the gateway served now. */
   listen(push: (batch: PushBatch) => void): { close(): void };
   /** Each open WebSocket's push bridge, re-subscribed when the gateway is swapped. */
@@ -165,7 +166,9 @@ function serveFiles(s: Served): http.RequestListener {
         ...(isPage ? { 'Content-Security-Policy': contentSecurityPolicy(s.port) } : {}),
       });
       res.end(file.body);
-      if (isPage && req.method === 'GET') s.prepareFleet();
+      if (req.method !== 'GET') return;
+      if (isPage) s.pageLoads.pageServed(Buffer.from(file.body).toString('utf8'));
+      else s.pageLoads.fileServed(url.pathname);
     })().catch(() => send(res, 500, 'Internal Server Error', SECURITY_HEADERS));
   };
 }
@@ -186,7 +189,10 @@ function acceptUpgrades(s: Served, guard: ConnectionGuard, wss: WebSocketServer)
         return refuseUpgrade(socket, 403, 'Forbidden');
       guard.trust(socket);
       // ws answers a broken handshake (key, version, subprotocols) with 400 itself.
-      wss.handleUpgrade(req, socket, head, (ws) => connect(s, ws));
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        s.pageLoads.socketOpened();
+        connect(s, ws);
+      });
     } catch {
       socket.destroy();
     }
@@ -267,7 +273,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     token,
     rendererDir: opts.rendererDir,
     dispatch: (channel, args) => (remote ? remote.invoke(channel, args) : api!.dispatch(channel, args)),
-    prepareFleet: () => api?.prepareFleet(),
+    pageLoads: createPageLoads(() => api?.prepareFleet()),
     listen: (push) => (remote ? { close: remote.subscribe(push) } : createPushBridge(gateway!.events, push)),
     bridges: new Set(),
   };

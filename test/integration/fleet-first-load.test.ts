@@ -1,5 +1,5 @@
 // The page's first load of the fleet (issue 31.4): the gateway prepares the snapshot while the page
-// loads, the page takes it as `fleet:compact` (its views without their defaulted fields), and
+// loads (once the page's own files are sent), the page takes it as `fleet:compact` (its views without their defaulted fields), and
 // neither may lose or invent a thing.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { createApiHandlers } from '../../electron/gateway/api/handlers';
 import { createFleetSnapshots, PREPARED_MAX_AGE_MS } from '../../electron/gateway/api/fleet-snapshot';
 import { createMemoryDismissalStore } from '../../electron/gateway/person/dismissals';
 import { startWebServer, type WebServer } from '../../electron/web/server';
+import { createPageLoads, linkedFiles } from '../../electron/web/page-load';
 import { sessionFromWire, sessionToWire, type FleetSnapshot, type FleetWire } from '../../shared/ipc/types';
 import { FakeClock, openTestGateway, tempDir, waitFor, type TestGateway } from '../helpers/gateway';
 
@@ -49,7 +50,7 @@ describe('fleet:compact', () => {
     const compact = (await api.dispatch('fleet:compact', {})) as { ok: true; value: FleetWire };
     expect(compact.ok).toBe(true);
     expect(compact.value.agents).toEqual(full.value.agents);
-    expect(compact.value.sessions.map(sessionFromWire)).toEqual(full.value.sessions);
+    expect(structuredClone(compact.value.sessions).map(sessionFromWire)).toEqual(full.value.sessions);
 
     // A session that never ran travels as its identity alone.
     const fresh = compact.value.sessions.find((w) => w.key === 'agent:main:subagent:fresh')!;
@@ -170,3 +171,50 @@ function request(server: WebServer, channel: string, id = 1): Promise<unknown> {
     });
   });
 }
+
+describe('when the page is loading', () => {
+  const html =
+    '<!doctype html><link rel="icon" href="data:,"><script type="module" src="./assets/boot.js"></script>' +
+    '<link rel="stylesheet" href="./assets/boot.css"><link rel="modulepreload" href="/assets/start.js">' +
+    '<script src="https://elsewhere.example/x.js"></script>';
+
+  it('lists the same-origin files the HTML links', () => {
+    expect([...linkedFiles(html)]).toEqual(['/assets/boot.js', '/assets/boot.css', '/assets/start.js']);
+  });
+
+  it('builds the fleet once the page’s files are sent, not before', () => {
+    let prepared = 0;
+    const loads = createPageLoads(() => prepared++, 60_000);
+    loads.pageServed(html);
+    loads.fileServed('/assets/boot.js');
+    loads.fileServed('/assets/other.js'); // not the page's
+    loads.fileServed('/assets/boot.css');
+    expect(prepared).toBe(0);
+    loads.fileServed('/assets/start.js');
+    expect(prepared).toBe(1);
+    loads.fileServed('/assets/start.js');
+    loads.socketOpened();
+    expect(prepared).toBe(1);
+  });
+
+  it('does not wait for a file that never comes: the socket opening or the time limit starts it', async () => {
+    let prepared = 0;
+    const loads = createPageLoads(() => prepared++, 60_000);
+    loads.pageServed(html);
+    loads.socketOpened();
+    expect(prepared).toBe(1);
+    const timed = createPageLoads(() => prepared++, 5);
+    timed.pageServed(html);
+    await waitFor(() => prepared === 2, 1000, 'the time limit');
+  });
+
+  it('is built by the request itself when the request comes first, and only then', async () => {
+    const { gw } = gateway();
+    let built = 0;
+    const fleet = createFleetSnapshots(gw, createMemoryDismissalStore(), () => ++built);
+    fleet.prepare();
+    expect(fleet.take().generatedAt).toBe(1);
+    await nextTurn();
+    expect(built).toBe(1);
+  });
+});

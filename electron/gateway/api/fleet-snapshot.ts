@@ -51,6 +51,9 @@ export function createFleetSnapshots(
       });
     },
     take() {
+      // Asked before the prepared build ran: this request builds it, once.
+      if (preparing) clearImmediate(preparing);
+      preparing = undefined;
       const p = prepared;
       prepared = undefined;
       return p && clock() - p.at <= PREPARED_MAX_AGE_MS ? p.snapshot : build();

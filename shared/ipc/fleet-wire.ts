@@ -40,9 +40,16 @@ export function sessionToWire(v: SessionView): SessionWire {
 }
 
 /**
+ * The default objects, shared by every view that holds them: views are replaced, never changed,
+ * and these are frozen so that a change would fail loudly instead of changing every session.
+ */
+const NO_TOKENS: SessionView['tokens'] = Object.freeze({ input: 0, output: 0 });
+const IDLE: SessionStatusView = Object.freeze({ status: 'idle' as const, since: 0 });
+
+/**
  * The view again, made from the parsed wire object itself: the defaults are added to it in place
  * (the page parsed it for this and keeps no other reference), which for 10,000 sessions costs
- * half of copying each into a new object. Each default is a new object where it is one.
+ * half of copying each into a new object.
  */
 export function sessionFromWire(w: SessionWire): SessionView {
   w.stateVersion ??= 0;
@@ -50,8 +57,8 @@ export function sessionFromWire(w: SessionWire): SessionView {
   w.pendingNotices ??= 0;
   w.alert ??= null;
   w.goal ??= null;
-  w.tokens ??= { input: 0, output: 0 };
-  w.status ??= { status: 'idle', since: 0 };
+  w.tokens ??= NO_TOKENS;
+  w.status ??= IDLE;
   return w as SessionView;
 }
 

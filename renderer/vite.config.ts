@@ -11,8 +11,9 @@ const here = (rel: string) => decodeURIComponent(new URL(rel, import.meta.url).p
  * main.tsx imports the app (start.tsx) dynamically, after asking for the fleet; a
  * `<link rel="modulepreload">` for that chunk and the chunks it imports lets the browser fetch and
  * compile them while the entry runs, instead of only when the import is reached. The entry's own
- * imports are linked too: Vite's modulepreload (its polyfill and its helper around each dynamic
- * import, 5–8 ms of the start-up's main thread) is off, and views load after the first paint.
+ * imports are linked here too: Vite's modulepreload is off (its polyfill, a script of its own that
+ * ran before the entry, and the links it adds at each dynamic import; views load after the first
+ * paint anyway).
  */
 function preloadApp(): Plugin {
   return {

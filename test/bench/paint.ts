@@ -6,9 +6,10 @@
 // 100 ms between checks and so added up to 100 ms that the page did not spend.)
 // Chromium is started first (its own start-up, half a second or more on a busy machine, is not the
 // app's and is reported apart). "Cold" is the first navigation to the app in a fresh browser profile
-// (a renderer process is started for it); "warm" the median of five reloads of the page, as a
-// person presses Reload (the snapshot read and rendered again; the bundle is fetched again too, as
-// the server marks every file no-store).
+// (a renderer process is started for it): one cold load varies by ±80 ms on a quiet machine, so it
+// is the median of COLD_LOADS, each in a new browser, with their range. "Warm" is the median of five
+// reloads of the page, as a person presses Reload (the snapshot read and rendered again; the bundle
+// is fetched again too, as the server marks every file no-store).
 import { chromium, type BrowserContext, type CDPSession } from 'playwright-core';
 import fs from 'node:fs';
 import { CHROMIUM_ARGS, tmpDir } from '../e2e/helpers';

@@ -19,7 +19,6 @@ import { registerIpcHandlers } from './ipc';
 import { chooseNativeBinding, mcpShimPath } from './native-binding';
 import { startNativeNotifications, type NativeNotifier } from './notify';
 import { registerAppScheme, serveRenderer } from './protocol';
-import { createPageLoads } from '../web/page-load';
 import { isAllowedExternalUrl, isTrustedSender } from './security';
 import { createShutdown } from './shutdown';
 import { createMainWindow, focusWindow } from './window';
@@ -185,10 +184,7 @@ function main(): void {
     .whenReady()
     .then(async () => {
       hardenSession(session.defaultSession);
-      serveRenderer(
-        RENDERER_ROOT,
-        createPageLoads(() => api?.prepareFleet()),
-      );
+      serveRenderer(RENDERER_ROOT);
       const target = remoteTarget(process.argv, process.env);
       if (target) await startRemote(target);
       else startGateway();

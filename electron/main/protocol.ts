@@ -3,7 +3,6 @@
 // the renderer-files module browser mode uses too (one MIME table, one path guard).
 import { protocol } from 'electron';
 import { readRendererFile } from '../web/renderer-files';
-import type { PageLoads } from '../web/page-load';
 import { APP_SCHEME, appPathname, CONTENT_SECURITY_POLICY } from './security';
 
 export function registerAppScheme(): void {
@@ -15,15 +14,9 @@ export function registerAppScheme(): void {
   ]);
 }
 
-/** Serves the renderer's files; `pageLoads` hears what was sent (the fleet is built after them). */
-export function serveRenderer(rendererRoot: string, pageLoads: PageLoads): void {
+export function serveRenderer(rendererRoot: string): void {
   protocol.handle(APP_SCHEME, async (request) => {
-    const pathname = appPathname(request.url);
-    const file = await readRendererFile(rendererRoot, pathname, request.method);
-    if (file.status === 200 && request.method === 'GET') {
-      if (pathname === '/index.html') pageLoads.pageServed(Buffer.from(file.body).toString('utf8'));
-      else if (pathname) pageLoads.fileServed(pathname);
-    }
+    const file = await readRendererFile(rendererRoot, appPathname(request.url), request.method);
     // Every response, errors included, carries the CSP, so a 404 page cannot run anything either.
     const headers = {
       ...file.headers,

@@ -22,7 +22,6 @@ import {
   type ConnectionLimits,
 } from '../gateway/connection-guard';
 import { readRendererFile } from './renderer-files';
-import { createPageLoads, type PageLoads } from './page-load';
 
 export const HOST = '127.0.0.1';
 export const MAX_PAYLOAD = 1024 * 1024;
@@ -135,8 +134,6 @@ interface Served {
   token: string;
   rendererDir: string;
   dispatch(channel: unknown, args: unknown): Promise<Envelope<unknown>>;
-  /** A page loading: the fleet, its first request, is built once its files are sent (page-load.ts). */
-  pageLoads: PageLoads;
   /** Subscribes one WebSocket's pushes to the gateway served now. */
   listen(push: (batch: PushBatch) => void): { close(): void };
   /** Each open WebSocket's push bridge, re-subscribed when the gateway is swapped. */
@@ -166,9 +163,6 @@ function serveFiles(s: Served): http.RequestListener {
         ...(isPage ? { 'Content-Security-Policy': contentSecurityPolicy(s.port) } : {}),
       });
       res.end(file.body);
-      if (req.method !== 'GET') return;
-      if (isPage) s.pageLoads.pageServed(Buffer.from(file.body).toString('utf8'));
-      else s.pageLoads.fileServed(url.pathname);
     })().catch(() => send(res, 500, 'Internal Server Error', SECURITY_HEADERS));
   };
 }
@@ -189,10 +183,7 @@ function acceptUpgrades(s: Served, guard: ConnectionGuard, wss: WebSocketServer)
         return refuseUpgrade(socket, 403, 'Forbidden');
       guard.trust(socket);
       // ws answers a broken handshake (key, version, subprotocols) with 400 itself.
-      wss.handleUpgrade(req, socket, head, (ws) => {
-        s.pageLoads.socketOpened();
-        connect(s, ws);
-      });
+      wss.handleUpgrade(req, socket, head, (ws) => connect(s, ws));
     } catch {
       socket.destroy();
     }
@@ -273,7 +264,6 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     token,
     rendererDir: opts.rendererDir,
     dispatch: (channel, args) => (remote ? remote.invoke(channel, args) : api!.dispatch(channel, args)),
-    pageLoads: createPageLoads(() => api?.prepareFleet()),
     listen: (push) => (remote ? { close: remote.subscribe(push) } : createPushBridge(gateway!.events, push)),
     bridges: new Set(),
   };

@@ -16,6 +16,7 @@ import type { Actor, GatewayApi } from './gateway-api';
 import { createMemoryDismissalStore, type DismissalStore } from '../person/dismissals';
 import {
   agentView,
+  fleetViews,
   inboxItems,
   mcpView,
   pendingNotices,
@@ -28,7 +29,6 @@ import { catalogRootViews } from './catalog-roots';
 import { createMemoryPreferenceStore, type PreferenceStore } from '../person/preferences';
 import { loginHandlers } from './login-handlers';
 import { worktreeHandlers } from './worktree-handlers';
-import { createFleetSnapshots, type FleetSnapshots } from './fleet-snapshot';
 
 /** The API's own refusals are the gateway's typed errors, mapped by type like the services'. */
 export { GatewayError as ApiError };
@@ -57,8 +57,6 @@ export interface ApiHandlers {
   /** The session the person looks at, as the renderer last said (`ui:viewing`). */
   viewing(): string | undefined;
   dispatch(channel: unknown, rawArgs: unknown): Promise<Envelope<unknown>>;
-  /** A page is loading and will ask for the fleet: build it ahead (fleet-snapshot.ts). */
-  prepareFleet(): void;
 }
 
 const sharedOnly = async (): Promise<never> => {
@@ -80,7 +78,6 @@ interface Ctx {
   HUMAN: Actor;
   session(rawKey: string): SessionInfo;
   view(info: SessionInfo): SessionView;
-  fleet: FleetSnapshots;
   setViewing(key: string | undefined): void;
 }
 
@@ -89,10 +86,15 @@ const group = <K extends Channel>(handlers: { [C in K]: Handler<C> }): { [C in K
 
 /** The fleet, sessions and their runs. */
 function sessionHandlers(c: Ctx) {
-  const { gw, actor, session, view, fleet } = c;
+  const { gw, now, dismissals, actor, session, view } = c;
+  const snapshot = () => ({
+    agents: gw.agents.list().map(agentView),
+    sessions: fleetViews(gw, dismissals),
+    generatedAt: now(),
+  });
   return group({
-    'fleet:snapshot': async () => fleet.take(),
-    'fleet:compact': async () => fleetToWire(fleet.take()),
+    'fleet:snapshot': async () => snapshot(),
+    'fleet:compact': async () => fleetToWire(snapshot()),
     'sessions:get': async ({ sessionKey }) => view(session(sessionKey)),
     'sessions:seen': async ({ sessionKey }) => {
       gw.status.seen(session(sessionKey).key);
@@ -394,7 +396,6 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
     HUMAN: opts.actorId !== undefined ? { type: 'human', id: opts.actorId } : { type: 'human' },
     session,
     view: (info) => sessionView(gw, info, dismissals),
-    fleet: createFleetSnapshots(gw, dismissals, opts.now ?? Date.now),
     setViewing: (key) => (viewing = key),
   };
   const handlers: HandlerMap = {
@@ -429,5 +430,5 @@ export function createApiHandlers(gw: GatewayApi, opts: ApiOptions): ApiHandlers
     }
   }
 
-  return { handlers, dispatch, viewing: () => viewing, prepareFleet: () => c.fleet.prepare() };
+  return { handlers, dispatch, viewing: () => viewing };
 }

@@ -3,7 +3,12 @@
 import { afterEach, expect, it } from 'vitest';
 import { createApiHandlers } from '../../electron/gateway/api/handlers';
 import { parseSessionKey } from '../../shared/session-keys';
-import type { FleetSnapshot, SessionView } from '../../shared/ipc/types';
+import {
+  sessionFromWire,
+  type FleetSnapshot,
+  type FleetWire,
+  type SessionView,
+} from '../../shared/ipc/types';
 import { openTestGateway, waitFor, type TestGateway } from '../helpers/gateway';
 import {
   OA_DONE,
@@ -91,6 +96,12 @@ it('fleet:snapshot equals sessions:get for every session: runs, tokens, goals, v
     stateVersion: 0,
     goal: null,
   });
+
+  // The renderer's load (issue 31.4): the same views without their defaulted fields.
+  const compact = (await api.dispatch('fleet:compact', {})) as { ok: true; value: FleetWire };
+  expect(compact.ok).toBe(true);
+  expect(compact.value.agents).toEqual((snap as { ok: true; value: FleetSnapshot }).value.agents);
+  expect(compact.value.sessions.map(sessionFromWire)).toEqual(views);
 });
 
 it('listAdopted (the inbox) finds exactly the adopted sessions, in list order', () => {

@@ -150,6 +150,9 @@ function orderOf(list: SessionView[], sort: FleetSort): TreeRow[] {
     for (const c of children.get(s.key) ?? []) walk(c, depth + 1);
   };
   for (const r of roots) walk(r, 0);
+  // Sessions whose parents form a cycle (A under B under A: sessions.create may set a parent later)
+  // are reached from no root; each cycle is listed from its first session rather than lost.
+  if (rows.length < list.length) for (const s of list) walk(s, 0);
   return rows;
 }
 
